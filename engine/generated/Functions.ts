@@ -9933,3 +9933,29 @@ export class PackPaddedSequenceBackward0 extends Node {
   }
 }
 
+// ---- TransposeBackward1: transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!) (engine/ops/derivatives.yaml:1480) ----
+export class TransposeBackward1 extends Node {
+  dim0: any;
+  dim1: any;
+  name(): string {
+    return "TransposeBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const dim0: any = this.dim0;
+    const dim1: any = this.dim1;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.transpose(dim0, dim1)) : null;
+    }
+    return grad_inputs;
+  }
+  get _saved_dim0(): unknown {
+    return this.dim0;
+  }
+  get _saved_dim1(): unknown {
+    return this.dim1;
+  }
+}
+

@@ -16,7 +16,7 @@ import { copy__fw_grad } from "../autograd/forward_ad_ops.js";
 import { NotImplementedError } from "../c10/Errors.js";
 import * as torch from "./torch_functions.js";
 import { _trilinear, amaxamin_jvp, cat_jvp, cholesky_jvp, clamp_backward, clamp_jvp, copysign_tensor_self_backward, cumprod_jvp, evenly_read_jvp, gather_with_keepdimed_indices, handle_r_to_c, infinitely_differentiable_logit_backward, linalg_det_jvp, linalg_solve_jvp, linalg_vector_norm_jvp, log1p_backward, logsumexp_jvp, maybe_multiply, norm_jvp, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, sgn_backward, sigmoid_backward, slogdet_jvp, stack_jvp, tanh_backward, var_backward, zeros_like } from "../autograd/FunctionsManual.js";
-import { AddBackward0, MulBackward0, FillBackward0, FillBackward1, FillBackward2, FillBackward3, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward2, SqueezeBackward3, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, UnsqueezeBackward1, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, PreluBackward0, PreluBackwardBackward0, HardswishBackward0, HardswishBackwardBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, EluBackwardBackward0, GeluBackward0, GeluBackwardBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, SoftplusBackwardBackward0, LogSigmoidBackward0, LogSigmoidBackwardBackward0, SoftmaxBackward0, SoftmaxBackwardDataBackward0, LogSoftmaxBackward0, LogSoftmaxBackwardDataBackward0, MseLossBackward0, MseLossBackwardBackward0, SmoothL1LossBackward0, SmoothL1LossBackwardBackward0, HuberLossBackward0, HuberLossBackwardBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyBackwardBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0, MulBackward1, XlogyBackward0, XlogyBackward1, XlogyBackward2, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0, ConvolutionBackwardBackward0, NativeBatchNormBackwardBackward0, NativeLayerNormBackwardBackward0, NativeGroupNormBackwardBackward0, EmbeddingDenseBackwardBackward0, UpsampleNearest1DBackward0, UpsampleNearest1DBackward1, UpsampleNearest2DBackward0, UpsampleNearest2DBackward1, UpsampleBilinear2DBackward0, UpsampleBilinear2DBackward1, UpsampleNearest1DBackwardBackward0, UpsampleNearest1DBackwardBackward1, UpsampleNearest2DBackwardBackward0, UpsampleNearest2DBackwardBackward1, UpsampleBilinear2DBackwardBackward0, UpsampleBilinear2DBackwardBackward1, ReflectionPad1DBackward0, ReflectionPad2DBackward0, ReflectionPad3DBackward0, ReplicationPad1DBackward0, ReplicationPad2DBackward0, ReplicationPad3DBackward0, ReflectionPad1DBackwardBackward0, ReflectionPad2DBackwardBackward0, ReflectionPad3DBackwardBackward0, ReplicationPad1DBackwardBackward0, ReplicationPad2DBackwardBackward0, ReplicationPad3DBackwardBackward0, LiftFreshBackward0, EmbeddingRenormBackward0, LinalgLuFactorExBackward0, BernoulliBackward0, BernoulliBackward1, BernoulliBackward2, ConvolutionBackward1, SlowConv2DBackward0, SlowConvDilated2DBackward0, SlowConvTranspose2DBackward0, SlowConv2DBackwardBackward0, PackPaddedSequenceBackward0 } from "./Functions.js";
+import { AddBackward0, MulBackward0, FillBackward0, FillBackward1, FillBackward2, FillBackward3, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward2, SqueezeBackward3, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, UnsqueezeBackward1, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, PreluBackward0, PreluBackwardBackward0, HardswishBackward0, HardswishBackwardBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, EluBackwardBackward0, GeluBackward0, GeluBackwardBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, SoftplusBackwardBackward0, LogSigmoidBackward0, LogSigmoidBackwardBackward0, SoftmaxBackward0, SoftmaxBackwardDataBackward0, LogSoftmaxBackward0, LogSoftmaxBackwardDataBackward0, MseLossBackward0, MseLossBackwardBackward0, SmoothL1LossBackward0, SmoothL1LossBackwardBackward0, HuberLossBackward0, HuberLossBackwardBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyBackwardBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0, MulBackward1, XlogyBackward0, XlogyBackward1, XlogyBackward2, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0, ConvolutionBackwardBackward0, NativeBatchNormBackwardBackward0, NativeLayerNormBackwardBackward0, NativeGroupNormBackwardBackward0, EmbeddingDenseBackwardBackward0, UpsampleNearest1DBackward0, UpsampleNearest1DBackward1, UpsampleNearest2DBackward0, UpsampleNearest2DBackward1, UpsampleBilinear2DBackward0, UpsampleBilinear2DBackward1, UpsampleNearest1DBackwardBackward0, UpsampleNearest1DBackwardBackward1, UpsampleNearest2DBackwardBackward0, UpsampleNearest2DBackwardBackward1, UpsampleBilinear2DBackwardBackward0, UpsampleBilinear2DBackwardBackward1, ReflectionPad1DBackward0, ReflectionPad2DBackward0, ReflectionPad3DBackward0, ReplicationPad1DBackward0, ReplicationPad2DBackward0, ReplicationPad3DBackward0, ReflectionPad1DBackwardBackward0, ReflectionPad2DBackwardBackward0, ReflectionPad3DBackwardBackward0, ReplicationPad1DBackwardBackward0, ReplicationPad2DBackwardBackward0, ReplicationPad3DBackwardBackward0, LiftFreshBackward0, EmbeddingRenormBackward0, LinalgLuFactorExBackward0, BernoulliBackward0, BernoulliBackward1, BernoulliBackward2, ConvolutionBackward1, SlowConv2DBackward0, SlowConvDilated2DBackward0, SlowConvTranspose2DBackward0, SlowConv2DBackwardBackward0, PackPaddedSequenceBackward0, TransposeBackward1 } from "./Functions.js";
 void clone_default; void SavedVariable; void torch; void GradMode; void fw_grad; void isFwGradDefinedTensorList;
 
 registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:22");
@@ -6069,6 +6069,31 @@ registerKernel(ops._pack_padded_sequence_default, "Autograd", (ks, input, length
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(lengths))) throw new NotImplementedError("Trying to use forward AD with _pack_padded_sequence that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
 }, "VariableType::_pack_padded_sequence_default", "engine/ops/native_functions/packed.yaml:13", "engine/generated/VariableType.ts:6054");
+registerKernel(ops.transpose__default, "Autograd", (ks, self, dim0, dim1) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: TransposeBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new TransposeBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.dim0 = dim0;
+    grad_fn.dim1 = dim1;
+  }
+  const _result = below_autograd(() => ops.transpose__default.redispatch(ks.and(after_autograd_keyset), self, dim0, dim1));
+  if (grad_fn) {
+    set_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    self_new_fw_grad_opt = ops.transpose__default.call(self_t, dim0, dim1);
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
+  return _result;
+}, "VariableType::transpose__default", "engine/ops/native_functions/packed.yaml:35", "engine/generated/VariableType.ts:6072");
 registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ConstantPadNdBackward0 | null = null;
@@ -6084,13 +6109,13 @@ registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) =
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:6072");
+}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:6097");
 registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad1d");
   const _result = below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:6088");
+}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:6113");
 registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6114,13 +6139,13 @@ registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:6094");
+}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:6119");
 registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad2d");
   const _result = below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:6118");
+}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:6143");
 registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6144,13 +6169,13 @@ registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:6124");
+}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:6149");
 registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad3d");
   const _result = below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:6148");
+}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:6173");
 registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6174,13 +6199,13 @@ registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:6154");
+}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:6179");
 registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad1d");
   const _result = below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:6178");
+}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:6203");
 registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6204,13 +6229,13 @@ registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) =>
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:6184");
+}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:6209");
 registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad2d");
   const _result = below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:6208");
+}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:6233");
 registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6234,13 +6259,13 @@ registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) =>
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:6214");
+}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:6239");
 registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad3d");
   const _result = below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:6238");
+}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:6263");
 registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6264,13 +6289,13 @@ registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) =>
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:6244");
+}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:6269");
 registerKernel(ops.reflection_pad1d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad1d_backward");
   const _result = below_autograd(() => ops.reflection_pad1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:98", "engine/generated/VariableType.ts:6268");
+}, "VariableType::reflection_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:98", "engine/generated/VariableType.ts:6293");
 registerKernel(ops.reflection_pad1d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad1DBackwardBackward0 | null = null;
@@ -6287,13 +6312,13 @@ registerKernel(ops.reflection_pad1d_backward_default, "Autograd", (ks, grad_outp
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:104", "engine/generated/VariableType.ts:6274");
+}, "VariableType::reflection_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:104", "engine/generated/VariableType.ts:6299");
 registerKernel(ops.reflection_pad2d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad2d_backward");
   const _result = below_autograd(() => ops.reflection_pad2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:108", "engine/generated/VariableType.ts:6291");
+}, "VariableType::reflection_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:108", "engine/generated/VariableType.ts:6316");
 registerKernel(ops.reflection_pad2d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad2DBackwardBackward0 | null = null;
@@ -6310,13 +6335,13 @@ registerKernel(ops.reflection_pad2d_backward_default, "Autograd", (ks, grad_outp
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:113", "engine/generated/VariableType.ts:6297");
+}, "VariableType::reflection_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:113", "engine/generated/VariableType.ts:6322");
 registerKernel(ops.reflection_pad3d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad3d_backward");
   const _result = below_autograd(() => ops.reflection_pad3d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:118", "engine/generated/VariableType.ts:6314");
+}, "VariableType::reflection_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:118", "engine/generated/VariableType.ts:6339");
 registerKernel(ops.reflection_pad3d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad3DBackwardBackward0 | null = null;
@@ -6333,13 +6358,13 @@ registerKernel(ops.reflection_pad3d_backward_default, "Autograd", (ks, grad_outp
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:124", "engine/generated/VariableType.ts:6320");
+}, "VariableType::reflection_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:124", "engine/generated/VariableType.ts:6345");
 registerKernel(ops.replication_pad1d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad1d_backward");
   const _result = below_autograd(() => ops.replication_pad1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:128", "engine/generated/VariableType.ts:6337");
+}, "VariableType::replication_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:128", "engine/generated/VariableType.ts:6362");
 registerKernel(ops.replication_pad1d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad1DBackwardBackward0 | null = null;
@@ -6356,13 +6381,13 @@ registerKernel(ops.replication_pad1d_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:134", "engine/generated/VariableType.ts:6343");
+}, "VariableType::replication_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:134", "engine/generated/VariableType.ts:6368");
 registerKernel(ops.replication_pad2d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad2d_backward");
   const _result = below_autograd(() => ops.replication_pad2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:138", "engine/generated/VariableType.ts:6360");
+}, "VariableType::replication_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:138", "engine/generated/VariableType.ts:6385");
 registerKernel(ops.replication_pad2d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad2DBackwardBackward0 | null = null;
@@ -6379,13 +6404,13 @@ registerKernel(ops.replication_pad2d_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:143", "engine/generated/VariableType.ts:6366");
+}, "VariableType::replication_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:143", "engine/generated/VariableType.ts:6391");
 registerKernel(ops.replication_pad3d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad3d_backward");
   const _result = below_autograd(() => ops.replication_pad3d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:148", "engine/generated/VariableType.ts:6383");
+}, "VariableType::replication_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:148", "engine/generated/VariableType.ts:6408");
 registerKernel(ops.replication_pad3d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad3DBackwardBackward0 | null = null;
@@ -6402,13 +6427,13 @@ registerKernel(ops.replication_pad3d_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:153", "engine/generated/VariableType.ts:6389");
+}, "VariableType::replication_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:153", "engine/generated/VariableType.ts:6414");
 registerKernel(ops.max_pool2d_with_indices_out, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max_pool2d_with_indices");
   const _result = below_autograd(() => ops.max_pool2d_with_indices_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode, out, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:6406");
+}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:6431");
 registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxPool2DWithIndicesBackward0 | null = null;
@@ -6430,13 +6455,13 @@ registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kerne
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:6412");
+}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:6437");
 registerKernel(ops.max_pool2d_with_indices_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("max_pool2d_with_indices_backward");
   const _result = below_autograd(() => ops.max_pool2d_with_indices_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:6434");
+}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:6459");
 registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: MaxPool2DWithIndicesBackwardBackward0 | null = null;
@@ -6453,13 +6478,13 @@ registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, gr
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:6440");
+}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:6465");
 registerKernel(ops.avg_pool2d_out, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("avg_pool2d");
   const _result = below_autograd(() => ops.avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:6457");
+}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:6482");
 registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AvgPool2DBackward0 | null = null;
@@ -6481,13 +6506,13 @@ registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, strid
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:6463");
+}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:6488");
 registerKernel(ops.avg_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("avg_pool2d_backward");
   const _result = below_autograd(() => ops.avg_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:6485");
+}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:6510");
 registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AvgPool2DBackwardBackward0 | null = null;
@@ -6509,12 +6534,12 @@ registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:6491");
+}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:6516");
 registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   const _result = below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with adaptive_avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:6513");
+}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:6538");
 registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveAvgPool2DBackward0 | null = null;
@@ -6530,7 +6555,7 @@ registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_s
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:6518");
+}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:6543");
 registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_output, self) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveAvgPool2DBackwardBackward0 | null = null;
@@ -6548,13 +6573,13 @@ registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:6534");
+}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:6559");
 registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("adaptive_max_pool2d");
   const _result = below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:6552");
+}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:6577");
 registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveMaxPool2DBackward0 | null = null;
@@ -6571,13 +6596,13 @@ registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_si
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:6558");
+}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:6583");
 registerKernel(ops.adaptive_max_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("adaptive_max_pool2d_backward");
   const _result = below_autograd(() => ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, indices, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:6575");
+}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:6600");
 registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_output, self, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveMaxPool2DBackwardBackward0 | null = null;
@@ -6594,7 +6619,7 @@ registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_o
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:6581");
+}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:6606");
 registerKernel(ops.bernoulli_default, "Autograd", (ks, self, generator) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: BernoulliBackward0 | null = null;
@@ -6609,13 +6634,13 @@ registerKernel(ops.bernoulli_default, "Autograd", (ks, self, generator) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bernoulli that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bernoulli_default", "engine/ops/native_functions/random.yaml:7", "engine/generated/VariableType.ts:6598");
+}, "VariableType::bernoulli_default", "engine/ops/native_functions/random.yaml:7", "engine/generated/VariableType.ts:6623");
 registerKernel(ops.bernoulli_out, "Autograd", (ks, self, generator, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("bernoulli");
   const _result = below_autograd(() => ops.bernoulli_out.redispatch(ks.and(after_autograd_keyset), self, generator, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bernoulli_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bernoulli_out", "engine/ops/native_functions/random.yaml:14", "engine/generated/VariableType.ts:6613");
+}, "VariableType::bernoulli_out", "engine/ops/native_functions/random.yaml:14", "engine/generated/VariableType.ts:6638");
 registerKernel(ops.bernoulli__Tensor, "Autograd", (ks, self, p, generator) => {
   const _any_requires_grad = compute_requires_grad(self, p);
   check_inplace(self, _any_requires_grad);
@@ -6632,7 +6657,7 @@ registerKernel(ops.bernoulli__Tensor, "Autograd", (ks, self, p, generator) => {
   }
   if ((isFwGradDefined(p))) throw new NotImplementedError("Trying to use forward AD with bernoulli_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bernoulli__Tensor", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:6619");
+}, "VariableType::bernoulli__Tensor", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:6644");
 registerKernel(ops.bernoulli__float, "Autograd", (ks, self, p, generator) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6647,7 +6672,7 @@ registerKernel(ops.bernoulli__float, "Autograd", (ks, self, p, generator) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::bernoulli__float", "engine/ops/native_functions/random.yaml:29", "engine/generated/VariableType.ts:6636");
+}, "VariableType::bernoulli__float", "engine/ops/native_functions/random.yaml:29", "engine/generated/VariableType.ts:6661");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
@@ -6655,12 +6680,12 @@ registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:6651");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:6676");
 registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:6659");
+}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:6684");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
@@ -6668,24 +6693,24 @@ registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:6664");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:6689");
 registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:6672");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:6677");
+}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:6697");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:6702");
 registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:6678");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:6683");
+}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:6703");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:6708");
 registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argmin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:6684");
+}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:6709");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6712,13 +6737,13 @@ registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:6689");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:6714");
 registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max");
   const _result = below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
   if ((isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(max_values))) throw new NotImplementedError("Trying to use forward AD with max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:6716");
+}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:6741");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6746,13 +6771,13 @@ registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:6722");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:6747");
 registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amax");
   const _result = below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with amax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:6750");
+}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:6775");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6776,7 +6801,7 @@ registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:6756");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:6781");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6802,13 +6827,13 @@ registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:6780");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:6805");
 registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mean");
   const _result = below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:6806");
+}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:6831");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6835,13 +6860,13 @@ registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:6812");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:6837");
 registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("min");
   const _result = below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(min_indices))) throw new NotImplementedError("Trying to use forward AD with min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:6839");
+}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:6864");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6869,13 +6894,13 @@ registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:6845");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:6870");
 registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amin");
   const _result = below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with amin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:6873");
+}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:6898");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6901,7 +6926,7 @@ registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:6879");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:6904");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6929,13 +6954,13 @@ registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:6905");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:6930");
 registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   const _result = below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:6933");
+}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:6958");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -6943,12 +6968,12 @@ registerKernel(ops.all_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:6939");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:6964");
 registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:6947");
+}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:6972");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -6956,12 +6981,12 @@ registerKernel(ops.any_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:6952");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:6977");
 registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:6960");
+}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:6985");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6987,7 +7012,7 @@ registerKernel(ops.min_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:6965");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:6990");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7013,7 +7038,7 @@ registerKernel(ops.max_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:6991");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:7016");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -7021,7 +7046,7 @@ registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:7017");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:7042");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -7029,7 +7054,7 @@ registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:7025");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:7050");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7058,7 +7083,7 @@ registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepd
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:7033");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:7058");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result0 = isFwGradDefined(self);
@@ -7095,13 +7120,13 @@ registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, 
   if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
   if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:7062");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:7087");
 registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std");
   const _result = below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with std_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:7099");
+}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:7124");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7128,13 +7153,13 @@ registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepd
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:7105");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:7130");
 registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var");
   const _result = below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with var_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:7132");
+}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:7157");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result0 = isFwGradDefined(self);
@@ -7169,7 +7194,7 @@ registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, 
   if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
   if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:7138");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:7163");
 registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7195,13 +7220,13 @@ registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:7173");
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:7198");
 registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummax");
   const _result = below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with cummax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:7199");
+}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:7224");
 registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
   const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
@@ -7209,7 +7234,7 @@ registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indice
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _cummax_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:7205");
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:7230");
 registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7235,13 +7260,13 @@ registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:7213");
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:7238");
 registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummin");
   const _result = below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with cummin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:7239");
+}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:7264");
 registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
   const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
@@ -7249,7 +7274,7 @@ registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indice
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _cummin_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:7245");
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:7270");
 registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7277,7 +7302,7 @@ registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:7253");
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:7278");
 registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7310,13 +7335,13 @@ registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:7281");
+}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:7306");
 registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumprod");
   const _result = below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cumprod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:7314");
+}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:7339");
 registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7340,7 +7365,7 @@ registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:7320");
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:7345");
 registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7366,13 +7391,13 @@ registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:7344");
+}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:7369");
 registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumsum");
   const _result = below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cumsum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:7370");
+}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:7395");
 registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
   const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -7380,12 +7405,12 @@ registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:7376");
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:7401");
 registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:7384");
+}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:7409");
 registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogcumsumexpBackward0 | null = null;
@@ -7403,13 +7428,13 @@ registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:7389");
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:7414");
 registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logcumsumexp");
   const _result = below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logcumsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:7407");
+}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:7432");
 registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7436,13 +7461,13 @@ registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:7413");
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:7438");
 registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logsumexp");
   const _result = below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:7440");
+}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:7465");
 registerKernel(ops.median_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7468,7 +7493,7 @@ registerKernel(ops.median_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:7446");
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:7471");
 registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7495,13 +7520,13 @@ registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:7472");
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:7497");
 registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   const _result = below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:7499");
+}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:7524");
 registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7527,7 +7552,7 @@ registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:7505");
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:7530");
 registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7554,13 +7579,13 @@ registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:7531");
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:7556");
 registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   const _result = below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:7558");
+}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:7583");
 registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7587,13 +7612,13 @@ registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:7564");
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:7589");
 registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mode");
   const _result = below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with mode_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:7591");
+}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:7616");
 registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueBackward0 | null = null;
@@ -7608,7 +7633,7 @@ registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_invers
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _unique that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:7597");
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:7622");
 registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimBackward0 | null = null;
@@ -7623,7 +7648,7 @@ registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, retur
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_dim that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:7612");
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:7637");
 registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueConsecutiveBackward0 | null = null;
@@ -7638,7 +7663,7 @@ registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inv
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:7627");
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:7652");
 registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimConsecutiveBackward0 | null = null;
@@ -7653,7 +7678,7 @@ registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, r
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:7642");
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:7667");
 registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Unique2Backward0 | null = null;
@@ -7668,7 +7693,7 @@ registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inver
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _unique2 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:7657");
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:7682");
 registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7695,7 +7720,7 @@ registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:7672");
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:7697");
 registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7722,7 +7747,7 @@ registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:7699");
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:7724");
 registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7751,7 +7776,7 @@ registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keep
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:7726");
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:7751");
 registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7780,31 +7805,31 @@ registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) =
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:7755");
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:7780");
 registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:7784");
+}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:7809");
 registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:7790");
+}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:7815");
 registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => {
   const _result = below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with histc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:7796");
-registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:7801");
+}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:7821");
+registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:7826");
 registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("topk");
   const _result = below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with topk_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:7802");
+}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:7827");
 registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7830,21 +7855,21 @@ registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted)
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:7808");
-registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:7834");
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:7833");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:7859");
 registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
   const _result = below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
   if ((isFwGradDefined(self) || isFwGradDefined(boundaries) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:7835");
-registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:7840");
-registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:7841");
+}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:7860");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:7865");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:7866");
 registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const _result = below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
   if ((isFwGradDefined(sorted_sequence) || isFwGradDefined(self) || isFwGradDefined(sorter) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:7842");
-registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:7847");
+}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:7867");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:7872");
 registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
   const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
   const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
@@ -7852,7 +7877,7 @@ registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weights))) throw new NotImplementedError("Trying to use forward AD with bincount that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:7848");
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:7873");
 registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7881,13 +7906,13 @@ registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:7856");
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:7881");
 registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_vector_norm");
   const _result = below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with linalg_vector_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:7885");
+}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:7910");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -7912,25 +7937,25 @@ registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:7891");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:7916");
 registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => {
   if (compute_requires_grad(condition, self, other)) throw_error_out_requires_grad("where");
   const _result = below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
   if ((isFwGradDefined(condition) || isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with where_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:7916");
+}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:7941");
 registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   const _result = below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:7922");
+}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:7947");
 registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   const _result = below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:7928");
+}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:7953");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7956,7 +7981,7 @@ registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:7934");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:7959");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7982,8 +8007,8 @@ registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) 
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:7960");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:7986");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:7985");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:8011");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8009,7 +8034,7 @@ registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, stor
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:7987");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:8012");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8031,7 +8056,7 @@ registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:8013");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:8038");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8054,7 +8079,7 @@ registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:8035");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:8060");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8077,7 +8102,7 @@ registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:8058");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:8083");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8100,7 +8125,7 @@ registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:8081");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:8106");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8124,7 +8149,7 @@ registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:8104");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:8129");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8147,7 +8172,7 @@ registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:8128");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:8153");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8171,7 +8196,7 @@ registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:8151");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:8176");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8193,7 +8218,7 @@ registerKernel(ops.t_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:8175");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:8200");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8216,7 +8241,7 @@ registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:8197");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:8222");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8239,7 +8264,7 @@ registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:8220");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:8245");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8264,7 +8289,7 @@ registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:8243");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:8268");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8291,7 +8316,7 @@ registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) =
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:8268");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:8293");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8317,7 +8342,7 @@ registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:8295");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:8320");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8343,7 +8368,7 @@ registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:8321");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:8346");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8369,7 +8394,7 @@ registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:8347");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:8372");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8395,7 +8420,7 @@ registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes,
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:8373");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:8398");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8418,7 +8443,7 @@ registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:8399");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:8424");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8440,7 +8465,7 @@ registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:8422");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:8447");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8463,7 +8488,7 @@ registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, devic
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:8444");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:8469");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8486,14 +8511,14 @@ registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:8467");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:8490");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:8491");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:8492");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:8493");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:8494");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:8495");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:8496");
+}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:8492");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:8515");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:8516");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:8517");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:8518");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:8519");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:8520");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:8521");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8515,7 +8540,7 @@ registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:8497");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:8522");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8539,13 +8564,13 @@ registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:8519");
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:8544");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
   const _result = below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with neg_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:8543");
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:8568");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8570,7 +8595,7 @@ registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:8549");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:8574");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8601,13 +8626,13 @@ registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:8574");
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:8599");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
   const _result = below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with abs_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:8605");
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:8630");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8629,7 +8654,7 @@ registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:8611");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:8636");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8653,13 +8678,13 @@ registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:8633");
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:8658");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
   const _result = below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:8657");
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:8682");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8685,7 +8710,7 @@ registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:8663");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:8688");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8716,13 +8741,13 @@ registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:8689");
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:8714");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
   const _result = below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sgn_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:8720");
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:8745");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8746,7 +8771,7 @@ registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:8726");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:8751");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8772,13 +8797,13 @@ registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:8750");
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:8775");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
   const _result = below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with exp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:8776");
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:8801");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8802,7 +8827,7 @@ registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:8782");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:8807");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8828,13 +8853,13 @@ registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:8806");
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:8831");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
   const _result = below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with exp2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:8832");
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:8857");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8858,7 +8883,7 @@ registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:8838");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:8863");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8884,13 +8909,13 @@ registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:8862");
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:8887");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
   const _result = below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with expm1_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:8888");
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:8913");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8914,7 +8939,7 @@ registerKernel(ops.log_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:8894");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:8919");
 registerKernel(ops.log__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8944,13 +8969,13 @@ registerKernel(ops.log__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:8918");
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:8943");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
   const _result = below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:8948");
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:8973");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8974,7 +8999,7 @@ registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:8954");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:8979");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9004,13 +9029,13 @@ registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:8978");
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:9003");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
   const _result = below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:9008");
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:9033");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9034,7 +9059,7 @@ registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:9014");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:9039");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9064,13 +9089,13 @@ registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:9038");
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:9063");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
   const _result = below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log10_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:9068");
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:9093");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9094,7 +9119,7 @@ registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:9074");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:9099");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9124,13 +9149,13 @@ registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:9098");
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:9123");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
   const _result = below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log1p_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:9128");
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:9153");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9154,7 +9179,7 @@ registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:9134");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:9159");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9180,13 +9205,13 @@ registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:9158");
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:9183");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
   const _result = below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sqrt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:9184");
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:9209");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9210,7 +9235,7 @@ registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:9190");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:9215");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9236,13 +9261,13 @@ registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:9214");
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:9239");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
   const _result = below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsqrt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:9240");
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:9265");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9266,7 +9291,7 @@ registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:9246");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:9271");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9292,13 +9317,13 @@ registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:9270");
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:9295");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
   const _result = below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reciprocal_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:9296");
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:9321");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9322,7 +9347,7 @@ registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:9302");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:9327");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9352,13 +9377,13 @@ registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:9326");
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:9351");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
   const _result = below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:9356");
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:9381");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9382,7 +9407,7 @@ registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:9362");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:9387");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9412,13 +9437,13 @@ registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:9386");
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:9411");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
   const _result = below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cos_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:9416");
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:9441");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9442,7 +9467,7 @@ registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:9422");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:9447");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9468,13 +9493,13 @@ registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:9446");
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:9471");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
   const _result = below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:9472");
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:9497");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9498,7 +9523,7 @@ registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:9478");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:9503");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9528,13 +9553,13 @@ registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:9502");
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:9527");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
   const _result = below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with asin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:9532");
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:9557");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9558,7 +9583,7 @@ registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:9538");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:9563");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9588,13 +9613,13 @@ registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:9562");
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:9587");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
   const _result = below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with acos_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:9592");
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:9617");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9618,7 +9643,7 @@ registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:9598");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:9623");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9648,13 +9673,13 @@ registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:9622");
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:9647");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
   const _result = below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with atan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:9652");
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:9677");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9678,7 +9703,7 @@ registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:9658");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:9683");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9708,13 +9733,13 @@ registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:9682");
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:9707");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
   const _result = below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sinh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:9712");
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:9737");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9738,7 +9763,7 @@ registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:9718");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:9743");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9768,13 +9793,13 @@ registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:9742");
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:9767");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
   const _result = below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cosh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:9772");
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:9797");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9798,7 +9823,7 @@ registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:9778");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:9803");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9824,13 +9849,13 @@ registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:9802");
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:9827");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
   const _result = below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tanh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:9828");
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:9853");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9854,7 +9879,7 @@ registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:9834");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:9859");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9880,13 +9905,13 @@ registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:9858");
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:9883");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
   const _result = below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sigmoid_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:9884");
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:9909");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9911,7 +9936,7 @@ registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:9890");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:9915");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9942,13 +9967,13 @@ registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:9915");
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:9940");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
   const _result = below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logit_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:9946");
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:9971");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9972,7 +9997,7 @@ registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:9952");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:9977");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10002,13 +10027,13 @@ registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:9976");
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:10001");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
   const _result = below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erf_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:10006");
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:10031");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10032,7 +10057,7 @@ registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:10012");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:10037");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10062,13 +10087,13 @@ registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:10036");
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:10061");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
   const _result = below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erfc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:10066");
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:10091");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10092,7 +10117,7 @@ registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:10072");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:10097");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10122,13 +10147,13 @@ registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:10096");
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:10121");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
   const _result = below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erfinv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:10126");
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:10151");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10150,7 +10175,7 @@ registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:10132");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:10157");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10174,13 +10199,13 @@ registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:10154");
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:10179");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
   const _result = below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with floor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:10178");
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:10203");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10202,7 +10227,7 @@ registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:10184");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:10209");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10226,13 +10251,13 @@ registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:10206");
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:10231");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
   const _result = below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ceil_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:10230");
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:10255");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10254,7 +10279,7 @@ registerKernel(ops.round_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:10236");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:10261");
 registerKernel(ops.round__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10278,13 +10303,13 @@ registerKernel(ops.round__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:10258");
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:10283");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   const _result = below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:10282");
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:10307");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10306,7 +10331,7 @@ registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:10288");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:10313");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10330,13 +10355,13 @@ registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:10310");
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:10335");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   const _result = below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:10334");
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:10359");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10358,7 +10383,7 @@ registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:10340");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:10365");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10382,13 +10407,13 @@ registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:10362");
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:10387");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
   const _result = below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with trunc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:10386");
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:10411");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10410,7 +10435,7 @@ registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:10392");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:10417");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10434,13 +10459,13 @@ registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:10414");
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:10439");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
   const _result = below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with frac_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:10438");
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:10463");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
@@ -10472,7 +10497,7 @@ registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:10444");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:10469");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10498,7 +10523,7 @@ registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:10476");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:10501");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
@@ -10536,7 +10561,7 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:10502");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:10527");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10568,19 +10593,19 @@ registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:10540");
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:10565");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
   const _result = below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:10572");
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:10597");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
   const _result = below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:10578");
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:10603");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min);
@@ -10608,7 +10633,7 @@ registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:10584");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:10609");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10633,7 +10658,7 @@ registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:10612");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:10637");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min);
@@ -10667,7 +10692,7 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:10637");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:10662");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10698,19 +10723,19 @@ registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:10671");
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:10696");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
   const _result = below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:10702");
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:10727");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
   const _result = below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:10708");
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:10733");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(max);
@@ -10738,7 +10763,7 @@ registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:10714");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:10739");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10763,7 +10788,7 @@ registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:10742");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:10767");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(max);
@@ -10797,7 +10822,7 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:10767");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:10792");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10828,21 +10853,21 @@ registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:10801");
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:10826");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
   const _result = below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:10832");
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:10857");
 registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
   const _result = below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:10838");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:10844");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:10845");
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:10863");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:10869");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:10870");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10866,7 +10891,7 @@ registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, negin
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:10846");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:10871");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10896,13 +10921,13 @@ registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, negi
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:10870");
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:10895");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
   const _result = below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nan_to_num_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:10900");
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:10925");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -10910,7 +10935,7 @@ registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with logical_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:10906");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:10931");
 registerKernel(ops.logical_not__default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not_", self) : null;
   if (grad_fn) check_inplace(self, true);
@@ -10918,12 +10943,12 @@ registerKernel(ops.logical_not__default, "Autograd", (ks, self) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:10914");
+}, "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:10939");
 registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_not_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:10922");
+}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:10947");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -10931,7 +10956,7 @@ registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bitwise_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:10927");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:10952");
 registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not_", self) : null;
   if (grad_fn) check_inplace(self, true);
@@ -10939,12 +10964,12 @@ registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:10935");
+}, "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:10960");
 registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_not_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:10943");
+}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:10968");
 registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
   const _any_has_forward_grad_result = isFwGradDefined(input);
@@ -10969,7 +10994,7 @@ registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:10948");
+}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:10973");
 registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
   const _any_has_forward_grad_result = isFwGradDefined(input);
@@ -10994,7 +11019,7 @@ registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:10973");
+}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:10998");
 registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size, align_corners, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
   const _any_has_forward_grad_result = isFwGradDefined(input);
@@ -11020,13 +11045,13 @@ registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size,
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:10998");
+}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:11023");
 registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_bilinear2d");
   const _result = below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:11024");
+}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:11049");
 registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -11053,13 +11078,13 @@ registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_si
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:11030");
+}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:11055");
 registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_nearest1d");
   const _result = below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:11057");
+}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:11082");
 registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_size, scales) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -11084,13 +11109,13 @@ registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_siz
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:11063");
+}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:11088");
 registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_nearest2d");
   const _result = below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:11088");
+}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:11113");
 registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_size, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -11116,7 +11141,7 @@ registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_siz
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:11094");
+}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:11119");
 registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelShuffleBackward0 | null = null;
@@ -11132,7 +11157,7 @@ registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor)
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11120");
+}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11145");
 registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelUnshuffleBackward0 | null = null;
@@ -11148,13 +11173,13 @@ registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_fac
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11136");
+}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11161");
 registerKernel(ops.col2im_out, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("col2im");
   const _result = below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with col2im_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:11152");
+}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:11177");
 registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Col2ImBackward0 | null = null;
@@ -11173,13 +11198,13 @@ registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_si
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with col2im that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:11158");
+}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:11183");
 registerKernel(ops.im2col_out, "Autograd", (ks, self, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("im2col");
   const _result = below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with im2col_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:11177");
+}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:11202");
 registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Im2ColBackward0 | null = null;
@@ -11200,7 +11225,7 @@ registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation,
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with im2col that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:11183");
+}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:11208");
 registerKernel(ops.upsample_bilinear2d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11225,7 +11250,7 @@ registerKernel(ops.upsample_bilinear2d_backward_vec, "Autograd", (ks, grad_outpu
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_vec", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11204");
+}, "VariableType::upsample_bilinear2d_backward_vec", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11229");
 registerKernel(ops.upsample_nearest1d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11249,7 +11274,7 @@ registerKernel(ops.upsample_nearest1d_backward_vec, "Autograd", (ks, grad_output
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_backward_vec", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11229");
+}, "VariableType::upsample_nearest1d_backward_vec", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11254");
 registerKernel(ops.upsample_nearest2d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11273,13 +11298,13 @@ registerKernel(ops.upsample_nearest2d_backward_vec, "Autograd", (ks, grad_output
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_backward_vec", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11253");
+}, "VariableType::upsample_nearest2d_backward_vec", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11278");
 registerKernel(ops.upsample_bilinear2d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_bilinear2d_backward");
   const _result = below_autograd(() => ops.upsample_bilinear2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:121", "engine/generated/VariableType.ts:11277");
+}, "VariableType::upsample_bilinear2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:121", "engine/generated/VariableType.ts:11302");
 registerKernel(ops.upsample_bilinear2d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11305,13 +11330,13 @@ registerKernel(ops.upsample_bilinear2d_backward_default, "Autograd", (ks, grad_o
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_default", "engine/ops/native_functions/vision.yaml:127", "engine/generated/VariableType.ts:11283");
+}, "VariableType::upsample_bilinear2d_backward_default", "engine/ops/native_functions/vision.yaml:127", "engine/generated/VariableType.ts:11308");
 registerKernel(ops.upsample_nearest1d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, scales, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest1d_backward");
   const _result = below_autograd(() => ops.upsample_nearest1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scales, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_backward_grad_input", "engine/ops/native_functions/vision.yaml:131", "engine/generated/VariableType.ts:11309");
+}, "VariableType::upsample_nearest1d_backward_grad_input", "engine/ops/native_functions/vision.yaml:131", "engine/generated/VariableType.ts:11334");
 registerKernel(ops.upsample_nearest1d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, scales) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11335,13 +11360,13 @@ registerKernel(ops.upsample_nearest1d_backward_default, "Autograd", (ks, grad_ou
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_backward_default", "engine/ops/native_functions/vision.yaml:137", "engine/generated/VariableType.ts:11315");
+}, "VariableType::upsample_nearest1d_backward_default", "engine/ops/native_functions/vision.yaml:137", "engine/generated/VariableType.ts:11340");
 registerKernel(ops.upsample_nearest2d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest2d_backward");
   const _result = below_autograd(() => ops.upsample_nearest2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scales_h, scales_w, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:141", "engine/generated/VariableType.ts:11339");
+}, "VariableType::upsample_nearest2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:141", "engine/generated/VariableType.ts:11364");
 registerKernel(ops.upsample_nearest2d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11366,135 +11391,135 @@ registerKernel(ops.upsample_nearest2d_backward_default, "Autograd", (ks, grad_ou
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_backward_default", "engine/ops/native_functions/vision.yaml:147", "engine/generated/VariableType.ts:11345");
+}, "VariableType::upsample_nearest2d_backward_default", "engine/ops/native_functions/vision.yaml:147", "engine/generated/VariableType.ts:11370");
 registerKernel(ops.relu_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("relu");
   const _result = below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with relu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:11370");
+}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:11395");
 registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("celu");
   const _result = below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with celu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:11376");
+}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:11401");
 registerKernel(ops.hardswish_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("hardswish_backward");
   const _result = below_autograd(() => ops.hardswish_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hardswish_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardswish_backward_out", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:11382");
+}, "VariableType::hardswish_backward_out", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:11407");
 registerKernel(ops.prelu_out, "Autograd", (ks, self, weight, out) => {
   if (compute_requires_grad(self, weight)) throw_error_out_requires_grad("prelu");
   const _result = below_autograd(() => ops.prelu_out.redispatch(ks.and(after_autograd_keyset), self, weight, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prelu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prelu_out", "engine/ops/native_functions/activation.yaml:433", "engine/generated/VariableType.ts:11388");
+}, "VariableType::prelu_out", "engine/ops/native_functions/activation.yaml:433", "engine/generated/VariableType.ts:11413");
 registerKernel(ops.prelu_backward_out, "Autograd", (ks, grad_output, self, weight, out0, out1) => {
   if (compute_requires_grad(grad_output, self, weight)) throw_error_out_requires_grad("prelu_backward");
   const _result = below_autograd(() => ops.prelu_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, out0, out1));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with prelu_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prelu_backward_out", "engine/ops/native_functions/activation.yaml:441", "engine/generated/VariableType.ts:11394");
+}, "VariableType::prelu_backward_out", "engine/ops/native_functions/activation.yaml:441", "engine/generated/VariableType.ts:11419");
 registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => {
   const _result = below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1));
   if ((isFwGradDefined(query) || isFwGradDefined(key) || isFwGradDefined(value) || isFwGradDefined(attn_mask) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _scaled_dot_product_attention_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:11400");
+}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:11425");
 registerKernel(ops._new_zeros_with_same_feature_meta_out, "Autograd", (ks, self, other, self_num_batch_dims, out) => {
   const _result = below_autograd(() => ops._new_zeros_with_same_feature_meta_out.redispatch(ks.and(after_autograd_keyset), self, other, self_num_batch_dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _new_zeros_with_same_feature_meta_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:11405");
+}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:11430");
 registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
   const _result = below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:11410");
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:11435");
 registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
   const _result = below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:11416");
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:11441");
 registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
   const _result = below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:11422");
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:11447");
 registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:11428");
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:11453");
 registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:11434");
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:11459");
 registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:11440");
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:11465");
 registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:11446");
+}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:11471");
 registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:11451");
+}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:11476");
 registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:11456");
+}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:11481");
 registerKernel(ops.convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("convolution");
   const _result = below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with convolution_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:11461");
+}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:11486");
 registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("_convolution");
   const _result = below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _convolution_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:11467");
+}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:11492");
 registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => {
   if (compute_requires_grad(self, weight, bias)) throw_error_out_requires_grad("slow_conv_dilated2d");
   const _result = below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with slow_conv_dilated2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:11473");
+}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:11498");
 registerKernel(ops.convolution_backward_out, "Autograd", (ks, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_output, input, weight)) throw_error_out_requires_grad("convolution_backward");
   const _result = below_autograd(() => ops.convolution_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with convolution_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::convolution_backward_out", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:11479");
+}, "VariableType::convolution_backward_out", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:11504");
 registerKernel(ops._slow_conv2d_backward_output_mask_out, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_output, self, weight)) throw_error_out_requires_grad("_slow_conv2d_backward");
   const _result = below_autograd(() => ops._slow_conv2d_backward_output_mask_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_slow_conv2d_backward_output_mask_out", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:11485");
+}, "VariableType::_slow_conv2d_backward_output_mask_out", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:11510");
 registerKernel(ops.index_put_out, "Autograd", (ks, self, indices, values, accumulate, out) => {
   if (compute_requires_grad(self, indices, values)) throw_error_out_requires_grad("index_put");
   const _result = below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:11491");
+}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:11516");
 registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(values);
@@ -11521,43 +11546,43 @@ registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, valu
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11498");
+}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11523");
 registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => {
   const _result = below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11525");
+}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11550");
 registerKernel(ops.index_fill_int_Scalar_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_fill");
   const _result = below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:11531");
+}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:11556");
 registerKernel(ops.index_fill_int_Tensor_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index, value)) throw_error_out_requires_grad("index_fill");
   const _result = below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:11537");
+}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:11562");
 registerKernel(ops.masked_fill_Scalar_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_fill");
   const _result = below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:11543");
+}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:11568");
 registerKernel(ops.masked_fill_Tensor_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask, value)) throw_error_out_requires_grad("masked_fill");
   const _result = below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:11549");
+}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:11574");
 registerKernel(ops.embedding_out, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out) => {
   if (compute_requires_grad(weight, indices)) throw_error_out_requires_grad("embedding");
   const _result = below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out));
   if ((isFwGradDefined(weight) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:11555");
+}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:11580");
 registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: EmbeddingRenormBackward0 | null = null;
@@ -11572,113 +11597,113 @@ registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11561");
+}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11586");
 registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => {
   const _result = below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out));
   if ((isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11576");
+}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11601");
 registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => {
   if (compute_requires_grad(self, value)) throw_error_out_requires_grad("fill");
   const _result = below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:11581");
+}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:11606");
 registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => {
   const _result = below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out));
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:11587");
+}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:11612");
 registerKernel(ops.embedding_dense_backward_out, "Autograd", (ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, out) => {
   if (compute_requires_grad(grad_output, indices)) throw_error_out_requires_grad("embedding_dense_backward");
   const _result = below_autograd(() => ops.embedding_dense_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_dense_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_dense_backward_out", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:11592");
+}, "VariableType::embedding_dense_backward_out", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:11617");
 registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("flip");
   const _result = below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with flip_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:11598");
+}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:11623");
 registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("roll");
   const _result = below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with roll_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:11604");
+}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:11629");
 registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("repeat");
   const _result = below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with repeat_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:11610");
+}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:11635");
 registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => {
   if (compute_requires_grad(i1, i2, i3)) throw_error_out_requires_grad("_trilinear");
   const _result = below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out));
   if ((isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _trilinear_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:11616");
+}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:11641");
 registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight, pos_weight)) throw_error_out_requires_grad("binary_cross_entropy_with_logits");
   const _result = below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:11622");
+}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:11647");
 registerKernel(ops.native_layer_norm_out, "Autograd", (ks, input, normalized_shape, weight, bias, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_layer_norm");
   const _result = below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:11628");
+}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:11653");
 registerKernel(ops.native_group_norm_out, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_group_norm");
   const _result = below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:11634");
+}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:11659");
 registerKernel(ops.native_batch_norm_backward_out, "Autograd", (ks, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd)) throw_error_out_requires_grad("native_batch_norm_backward");
   const _result = below_autograd(() => ops.native_batch_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(running_mean) || isFwGradDefined(running_var) || isFwGradDefined(save_mean) || isFwGradDefined(save_invstd) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_batch_norm_backward_out", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:11640");
+}, "VariableType::native_batch_norm_backward_out", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:11665");
 registerKernel(ops.native_layer_norm_backward_out, "Autograd", (ks, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, mean, rstd, weight, bias)) throw_error_out_requires_grad("native_layer_norm_backward");
   const _result = below_autograd(() => ops.native_layer_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_layer_norm_backward_out", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:11646");
+}, "VariableType::native_layer_norm_backward_out", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:11671");
 registerKernel(ops.native_group_norm_backward_out, "Autograd", (ks, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, mean, rstd, weight)) throw_error_out_requires_grad("native_group_norm_backward");
   const _result = below_autograd(() => ops.native_group_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_group_norm_backward_out", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:11652");
+}, "VariableType::native_group_norm_backward_out", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:11677");
 registerKernel(ops._pack_padded_sequence_out, "Autograd", (ks, input, lengths, batch_first, out0, out1) => {
   if (compute_requires_grad(input, lengths)) throw_error_out_requires_grad("_pack_padded_sequence");
   const _result = below_autograd(() => ops._pack_padded_sequence_out.redispatch(ks.and(after_autograd_keyset), input, lengths, batch_first, out0, out1));
   if ((isFwGradDefined(input) || isFwGradDefined(lengths) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _pack_padded_sequence_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_pack_padded_sequence_out", "engine/ops/native_functions/packed.yaml:13", "engine/generated/VariableType.ts:11658");
+}, "VariableType::_pack_padded_sequence_out", "engine/ops/native_functions/packed.yaml:13", "engine/generated/VariableType.ts:11683");
 registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("constant_pad_nd");
   const _result = below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:11664");
+}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:11689");
 registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_adaptive_avg_pool2d");
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:11670");
+}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:11695");
 registerKernel(ops._adaptive_avg_pool2d_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("_adaptive_avg_pool2d_backward");
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:11676");
+}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:11701");
 registerKernel(ops.bernoulli_Tensor, "Autograd", (ks, self, p, generator) => {
   const _any_requires_grad = compute_requires_grad(self, p);
   let grad_fn: BernoulliBackward1 | null = null;
@@ -11694,144 +11719,144 @@ registerKernel(ops.bernoulli_Tensor, "Autograd", (ks, self, p, generator) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(p))) throw new NotImplementedError("Trying to use forward AD with bernoulli that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bernoulli_Tensor", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:11682");
+}, "VariableType::bernoulli_Tensor", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:11707");
 registerKernel(ops.bernoulli_Tensor_out, "Autograd", (ks, self, p, generator, out) => {
   if (compute_requires_grad(self, p)) throw_error_out_requires_grad("bernoulli");
   const _result = below_autograd(() => ops.bernoulli_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, p, generator, out));
   if ((isFwGradDefined(self) || isFwGradDefined(p) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bernoulli_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bernoulli_Tensor_out", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:11698");
+}, "VariableType::bernoulli_Tensor_out", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:11723");
 registerKernel(ops.bernoulli_float_out, "Autograd", (ks, self, p, generator, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("bernoulli");
   const _result = below_autograd(() => ops.bernoulli_float_out.redispatch(ks.and(after_autograd_keyset), self, p, generator, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bernoulli_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bernoulli_float_out", "engine/ops/native_functions/random.yaml:29", "engine/generated/VariableType.ts:11704");
+}, "VariableType::bernoulli_float_out", "engine/ops/native_functions/random.yaml:29", "engine/generated/VariableType.ts:11729");
 registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   const _result = below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:11710");
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:11735");
 registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:11716");
+}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:11741");
 registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:11721");
+}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:11746");
 registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
   const _result = below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with std_mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:11726");
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:11751");
 registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
   const _result = below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with var_mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:11732");
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:11757");
 registerKernel(ops.median_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   const _result = below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:11738");
+}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:11763");
 registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   const _result = below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:11744");
+}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:11769");
 registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique");
   const _result = below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _unique_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:11750");
+}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:11775");
 registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim");
   const _result = below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_dim_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:11756");
+}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:11781");
 registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_consecutive");
   const _result = below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_consecutive_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:11762");
+}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:11787");
 registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim_consecutive");
   const _result = below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:11768");
+}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:11793");
 registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique2");
   const _result = below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with _unique2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:11774");
+}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:11799");
 registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:11780");
+}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:11805");
 registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:11786");
+}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:11811");
 registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
   const _result = below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
   if ((isFwGradDefined(boundaries) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:11792");
+}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:11817");
 registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const _result = below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
   if ((isFwGradDefined(sorted_sequence) || isFwGradDefined(sorter) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:11797");
+}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:11822");
 registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => {
   const _result = below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weights) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bincount_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:11802");
+}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:11827");
 registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => {
   const _result = below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argsort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:11807");
+}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:11832");
 registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
   const _result = below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _unsafe_view_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:11812");
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:11837");
 registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
   const _result = below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clone_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:11818");
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:11843");
 registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => {
   const _result = below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out));
   if ((isFwGradDefined(self) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:11824");
+}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:11849");
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_to_copy");
   const _result = below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _to_copy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:11829");
+}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:11854");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -11853,92 +11878,92 @@ registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11835");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11860");
 registerKernel(ops.zero_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with zero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11857");
+}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11882");
 registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => {
   const _result = below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out));
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_strided_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:11862");
+}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:11887");
 registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:11867");
+}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:11892");
 registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with zeros_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:11872");
+}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:11897");
 registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ones_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:11877");
+}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:11902");
 registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => {
   const _result = below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with full_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:11882");
+}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:11907");
 registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with isnan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:11887");
+}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:11912");
 registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with isinf_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:11892");
+}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:11917");
 registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_nearest1d");
   const _result = below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:11897");
+}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:11922");
 registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_nearest2d");
   const _result = below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:11903");
+}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:11928");
 registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_bilinear2d");
   const _result = below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:11909");
+}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:11934");
 registerKernel(ops.pixel_shuffle_out, "Autograd", (ks, self, upscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_shuffle");
   const _result = below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11915");
+}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11940");
 registerKernel(ops.pixel_unshuffle_out, "Autograd", (ks, self, downscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_unshuffle");
   const _result = below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11921");
+}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11946");
 registerKernel(ops.upsample_bilinear2d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_bilinear2d_backward");
   const _result = below_autograd(() => ops.upsample_bilinear2d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, align_corners, scale_factors, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11927");
+}, "VariableType::upsample_bilinear2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11952");
 registerKernel(ops.upsample_nearest1d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest1d_backward");
   const _result = below_autograd(() => ops.upsample_nearest1d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scale_factors, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_backward_vec_out", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11933");
+}, "VariableType::upsample_nearest1d_backward_vec_out", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11958");
 registerKernel(ops.upsample_nearest2d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest2d_backward");
   const _result = below_autograd(() => ops.upsample_nearest2d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scale_factors, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11939");
+}, "VariableType::upsample_nearest2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11964");
