@@ -114,15 +114,18 @@ describe("DataLoader workers", () => {
       expect(it._send_idx).toBe(cap); // sent at once, before any batch came back
       const inFlight: number[] = [];
       const seen: number[] = [];
+      const workers: number[] = [];
       for (let r = await it.next(); !r.done; r = await it.next()) {
         seen.push(r.value.index.item());
+        workers.push(r.value.worker.item());
         inFlight.push(it._send_idx - it._rcvd_idx);
       }
       expect(seen).toEqual([...Array(12).keys()]);
+      expect(workers).toEqual(seen.map((k) => k % num_workers));
       // while indices remain, each batch handed out is replaced by the next index: always cap in flight
       expect(inFlight).toEqual(Array.from({ length: 12 }, (_, k) => Math.min(cap, 11 - k)));
     };
-    await Promise.all([[1, 2], [3, 1]].map(run));
+    await run([3, 2]); // prefetch_factor 3 over 2 workers: 6 in flight, handed out round-robin
   }, T);
 
   it("batches come back without copies but never take tensors the worker's dataset or collate_fn still holds", async () => {
