@@ -77,11 +77,11 @@ export class TensorDataset extends Dataset<Tensor[]> {
 
   /** The tensors travel as their (contiguous) bytes. */
   override __worker_spec__(): WorkerSpec {
-    return { module: import.meta.url, name: "TensorDataset", args: this.tensors.map(encodeTensor) };
+    return { module: import.meta.url, name: "TensorDataset", args: this.tensors.map((t) => encodeTensor(t)) };
   }
 
   static __from_worker__(args: EncodedTensor[]): TensorDataset {
-    return new TensorDataset(...args.map(decodeTensor));
+    return new TensorDataset(...args.map((e) => decodeTensor(e)));
   }
 }
 

@@ -1,9 +1,23 @@
 // The body of a DataLoader worker thread: torch/utils/data/_utils/worker.py's _worker_loop.
 // It seeds torch with base_seed + worker_id, rebuilds the dataset from its spec, runs worker_init_fn,
 // then answers index messages with collated batches (or a wrapped exception) until told to stop.
+//
+// A light entry: a worker thread starts cold (PyTorch's fork copies a warm process; this is its spawn),
+// so it loads only what fetching and collating need — the operators and Tensor methods (any dataset
+// code indexes, stacks or views tensors), not autograd's kernels, nn, optim, serialization or the
+// trace (bench/dataloader_workers.mjs measures both imports). A dataset module that imports the whole
+// engine still gets it, and the same module instances: nothing is loaded twice. A collate_fn or
+// worker_init_fn given as source text expects `torch` in scope, so only that case imports index.js.
+//
+// Batches go back as transferred ArrayBuffers (_transfer.ts): the tensors default_collate creates for a
+// batch are handed over without a copy; anything else the worker may still hold is copied first.
 
 import { parentPort, workerData } from "node:worker_threads";
-import * as torch from "../index.js";
+import "../aten/core/fallbacks.js";
+import "../generated/index.js"; // registers the operators and installs the Tensor methods
+import "../aten/python_variable_methods.js";
+import { manual_seed } from "../aten/Generator.js";
+import { _set_storage_birth_scope, type Storage } from "../c10/Storage.js";
 import { getitem } from "./_common.js";
 import { default_collate, default_convert } from "./collate.js";
 import { encodeTree, decodeTree } from "./_transfer.js";
@@ -35,6 +49,7 @@ export async function buildDataset(spec: WorkerSpec): Promise<unknown> {
 async function buildFn(spec: WorkerFn | null): Promise<((...a: unknown[]) => unknown) | null> {
   if (spec === null) return null;
   if ("source" in spec) {
+    const torch = await import("../index.js");
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
     return new Function("torch", "get_worker_info", "default_collate", `return (${spec.source});`)(torch, get_worker_info, default_collate);
   }
@@ -55,7 +70,7 @@ async function main(): Promise<void> {
   const init = workerData as WorkerInit;
   const port = parentPort!;
   const seed = BigInt(init.base_seed) + BigInt(init.worker_id);
-  torch.manual_seed(seed);
+  manual_seed(seed);
 
   let dataset: unknown = null;
   let collate: ((b: unknown) => unknown) | null = null;
@@ -63,11 +78,25 @@ async function main(): Promise<void> {
   let iter: Iterator<unknown> | null = null;
   let iteration_end = false; // the loop's flag: StopIteration sent, ignore further indices this epoch
   let ended = false; // the fetcher's flag: the stream ran out inside a batch, the next fetch stops
+  // default_collate's storages for the current batch: made during the call and kept by no one else,
+  // so they are transferred without a copy (_transfer.ts)
+  let owned = new Set<Storage>();
+  const collateOwned = (batch: unknown[]): unknown => {
+    const born: Storage[] = [];
+    const prev = _set_storage_birth_scope(born);
+    try {
+      return default_collate(batch);
+    } finally {
+      _set_storage_birth_scope(prev);
+      owned = new Set(born);
+    }
+  };
+
   try {
     dataset = await buildDataset(init.dataset);
     _set_worker_info(new WorkerInfo(init.worker_id, init.num_workers, seed, dataset));
     const userCollate = await buildFn(init.collate_fn);
-    collate = userCollate ?? (init.auto_collation ? default_collate : default_convert) as (b: unknown) => unknown;
+    collate = userCollate ?? (init.auto_collation ? collateOwned : default_convert) as (b: unknown) => unknown;
     const initFn = await buildFn(init.worker_init_fn);
     if (initFn !== null) await initFn(init.worker_id);
   } catch (e) {
@@ -118,6 +147,7 @@ async function main(): Promise<void> {
       return;
     }
     try {
+      owned = new Set();
       const data = fetch(m.index);
       if (data === STOP) {
         iteration_end = true;
@@ -125,7 +155,8 @@ async function main(): Promise<void> {
         return;
       }
       const transfer: ArrayBuffer[] = [];
-      const encoded = encodeTree(data, transfer);
+      const encoded = encodeTree(data, transfer, owned);
+      owned = new Set();
       port.postMessage({ type: "data", idx: m.idx, data: encoded }, transfer);
     } catch (e) {
       port.postMessage({ type: "error", idx: m.idx, ...wrapException(e, init.worker_id) });

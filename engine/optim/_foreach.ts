@@ -37,3 +37,22 @@ export function _foreach_div_(ts: Ts, scalars: readonly number[]): void {
 export function _foreach_maximum_(ts: Ts, others: Ts): void {
   each(ts, (t, i) => T.maximum(t, others[i], { out: t }));
 }
+/** _foreach_addcmul(list, list, list, value): new tensors. */
+export function _foreach_addcmul(ts: Ts, t1: Ts, t2: Ts, value: number): Tensor[] {
+  return each(ts, (t, i) => t.addcmul(t1[i], t2[i], { value }));
+}
+export function _foreach_sqrt_(ts: Ts): void {
+  each(ts, (t) => t.sqrt_());
+}
+/** _foreach_addcdiv_(list, list, list, value): one value for every tensor (default 1). */
+export function _foreach_addcdiv_scalar_(ts: Ts, t1: Ts, t2: Ts, value = 1): void {
+  each(ts, (t, i) => t.addcdiv_(t1[i], t2[i], { value }));
+}
+/** _foreach_mul(list, list): elementwise products, new tensors (a 0-d tensor per entry broadcasts). */
+export function _foreach_mul(ts: Ts, others: Ts): Tensor[] {
+  return each(ts, (t, i) => t.mul(others[i]));
+}
+/** _foreach_div(list, list): elementwise quotients, new tensors. */
+export function _foreach_div(ts: Ts, others: Ts): Tensor[] {
+  return each(ts, (t, i) => t.div(others[i]));
+}

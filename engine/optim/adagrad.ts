@@ -1,13 +1,15 @@
 // torch.optim.Adagrad (torch/optim/adagrad.py, 1.13): lr_decay, initial_accumulator_value, L2 weight
 // decay, maximize; the state (step tensor, `sum`) is made in the constructor for every parameter.
-// The update is _single_tensor_adagrad's for-loop (dense gradients), op for op; step runs under no_grad.
+// The update is _single_tensor_adagrad's for-loop (dense gradients), op for op, or with foreach=True
+// _multi_tensor_adagrad's phases over the whole list; step runs under no_grad.
 
 import { Tensor } from "../aten/core/Tensor.js";
 import * as T from "../generated/torch_functions.js";
 import { preserve_format } from "../c10/MemoryFormat.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
 import { no_grad } from "../autograd/grad_mode.js";
-import { Optimizer, runClosure, checkForeach, type Params } from "./optimizer.js";
+import { Optimizer, runClosure, type Params } from "./optimizer.js";
+import { _foreach_add, _foreach_add_, _foreach_addcmul_, _foreach_div, _foreach_mul, _foreach_neg, _foreach_sqrt } from "./_foreach.js";
 import { item, stepsToTensors, zeroStep } from "./adam.js";
 import { pyRepr } from "./_utils.js";
 
@@ -52,7 +54,6 @@ export class Adagrad extends Optimizer {
     return no_grad(() => {
       const loss = runClosure(closure);
       for (const group of this.param_groups) {
-        checkForeach(group);
         const params_with_grad: Tensor[] = [], grads: Tensor[] = [], state_sums: Tensor[] = [], state_steps: Tensor[] = [];
         for (const p of group.params) {
           if (p.grad === null) continue;
@@ -63,7 +64,7 @@ export class Adagrad extends Optimizer {
           state_steps.push(state.step);
         }
         adagrad(params_with_grad, grads, state_sums, state_steps, {
-          lr: group.lr, weight_decay: group.weight_decay, lr_decay: group.lr_decay, eps: group.eps, maximize: group.maximize,
+          lr: group.lr, weight_decay: group.weight_decay, lr_decay: group.lr_decay, eps: group.eps, maximize: group.maximize, foreach: group.foreach,
         });
       }
       return loss;
@@ -77,6 +78,8 @@ export interface AdagradArgs {
   lr_decay: number;
   eps: number;
   maximize: boolean;
+  /** foreach=True: _multi_tensor_adagrad (None means False in 1.13). */
+  foreach?: boolean | null;
 }
 
 /** torch.optim._functional.adagrad. */
@@ -84,7 +87,31 @@ export function adagrad(params: Tensor[], grads: Tensor[], state_sums: Tensor[],
   if (!state_steps.every((t) => t instanceof Tensor)) {
     throw new RuntimeError("API has changed, `state_steps` argument must contain a list of singleton tensors");
   }
-  _single_tensor_adagrad(params, grads, state_sums, state_steps, o);
+  if (o.foreach) _multi_tensor_adagrad(params, grads, state_sums, state_steps, o);
+  else _single_tensor_adagrad(params, grads, state_sums, state_steps, o);
+}
+
+/**
+ * _multi_tensor_adagrad (torch/optim/adagrad.py, 1.13), dense gradients, real dtypes. Unlike the
+ * single-tensor loop, the clipped learning rate is computed on the float32 step tensor,
+ * -lr / (1 + (step - 1) * lr_decay), i.e. Tensor.__rtruediv__: reciprocal() * -lr, and the update is
+ * param += (grad * -clr) / std rather than param.addcdiv_(grad, std, value=-clr).
+ */
+function _multi_tensor_adagrad(
+  params: Tensor[], gradsIn: Tensor[], state_sums: Tensor[], state_steps: Tensor[], { lr, weight_decay, lr_decay, eps, maximize }: AdagradArgs,
+): void {
+  if (params.length === 0) return;
+  let grads = gradsIn;
+  if (maximize) grads = _foreach_neg(grads);
+  // update steps
+  _foreach_add_(state_steps, 1);
+  // into the gradient tensors themselves (the .grad of each parameter unless maximize made new ones)
+  if (weight_decay !== 0) _foreach_add_(grads, params, weight_decay);
+  const minus_clr = state_steps.map((step: any) => step.sub(1).mul(lr_decay).add(1).reciprocal().mul(-lr));
+  _foreach_addcmul_(state_sums, grads, grads, 1);
+  const std = _foreach_add(_foreach_sqrt(state_sums), eps);
+  const toAdd = _foreach_div(_foreach_mul(grads, minus_clr), std);
+  _foreach_add_(params, toAdd);
 }
 
 function _single_tensor_adagrad(

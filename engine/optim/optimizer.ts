@@ -234,13 +234,3 @@ export function withGradFor<R>(differentiable: boolean, fn: () => R): R {
   }
 }
 
-/**
- * foreach=True selects PyTorch's _multi_tensor_* implementations. SGD, Adam and AdamW have theirs (over
- * _foreach.ts); RMSprop and Adagrad do not yet, so they say so rather than running a different loop.
- * None/false run the single-tensor loop, as PyTorch 1.13 does by default.
- */
-export function checkForeach(group: ParamGroup): void {
-  if (group.foreach) {
-    throw new NotImplementedError("foreach=True (the _multi_tensor_* implementation over the _foreach_* ops) is not available in Glasstorch for this optimizer (only SGD, Adam, AdamW); use foreach=None");
-  }
-}

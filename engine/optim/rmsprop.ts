@@ -1,13 +1,17 @@
 // torch.optim.RMSprop (torch/optim/rmsprop.py, 1.13): smoothing constant alpha, centered (the variance
 // estimate minus the squared mean gradient), momentum, L2 weight decay, maximize; `step` is a Python
-// int in the state. The update is _single_tensor_rmsprop's for-loop, op for op.
+// int in the state. The update is _single_tensor_rmsprop's for-loop, op for op, or with foreach=True
+// _multi_tensor_rmsprop's phases over the whole list (_foreach_*: on CPU the same per-tensor ops, in
+// another order, and weight decay added into the .grad tensors in place, as 1.13 does).
 
 import { Tensor } from "../aten/core/Tensor.js";
 import * as T from "../generated/torch_functions.js";
 import { preserve_format } from "../c10/MemoryFormat.js";
 import { RuntimeError, ValueError } from "../c10/Errors.js";
-import { Optimizer, runClosure, withGradFor, checkForeach, type Params } from "./optimizer.js";
+import { Optimizer, runClosure, withGradFor, type Params } from "./optimizer.js";
 import { pyRepr } from "./_utils.js";
+import { assertion } from "./adam.js";
+import { _foreach_add, _foreach_add_, _foreach_addcdiv_scalar_, _foreach_addcmul, _foreach_addcmul_, _foreach_mul_, _foreach_neg, _foreach_sqrt, _foreach_sqrt_ } from "./_foreach.js";
 
 export interface RMSpropOptions {
   lr?: number;
@@ -47,7 +51,6 @@ export class RMSprop extends Optimizer {
     return withGradFor(this.defaults.differentiable, () => {
       const loss = runClosure(closure);
       for (const group of this.param_groups) {
-        checkForeach(group);
         const params_with_grad: Tensor[] = [], grads: Tensor[] = [], square_avgs: Tensor[] = [];
         const grad_avgs: Tensor[] = [], momentum_buffer_list: Tensor[] = [];
         for (const p of group.params) {
@@ -69,7 +72,7 @@ export class RMSprop extends Optimizer {
         }
         rmsprop(params_with_grad, grads, square_avgs, grad_avgs, momentum_buffer_list, {
           lr: group.lr, alpha: group.alpha, eps: group.eps, weight_decay: group.weight_decay, momentum: group.momentum,
-          centered: group.centered, maximize: group.maximize, differentiable: group.differentiable,
+          centered: group.centered, maximize: group.maximize, differentiable: group.differentiable, foreach: group.foreach,
         });
       }
       return loss;
@@ -86,11 +89,47 @@ export interface RMSpropArgs {
   centered: boolean;
   maximize: boolean;
   differentiable: boolean;
+  /** foreach=True: _multi_tensor_rmsprop (None means False in 1.13). */
+  foreach?: boolean | null;
 }
 
 /** torch.optim._functional.rmsprop. */
 export function rmsprop(params: Tensor[], grads: Tensor[], square_avgs: Tensor[], grad_avgs: Tensor[], momentum_buffer_list: Tensor[], o: RMSpropArgs): void {
-  _single_tensor_rmsprop(params, grads, square_avgs, grad_avgs, momentum_buffer_list, o);
+  if (o.foreach) _multi_tensor_rmsprop(params, grads, square_avgs, grad_avgs, momentum_buffer_list, o);
+  else _single_tensor_rmsprop(params, grads, square_avgs, grad_avgs, momentum_buffer_list, o);
+}
+
+/** _multi_tensor_rmsprop (torch/optim/rmsprop.py, 1.13); real dtypes only, so no view_as_real step. */
+function _multi_tensor_rmsprop(
+  params: Tensor[], gradsIn: Tensor[], square_avgs: Tensor[], grad_avgs: Tensor[], momentum_buffer_list: Tensor[],
+  { lr, alpha, eps, weight_decay, momentum, centered, maximize, differentiable }: RMSpropArgs,
+): void {
+  if (params.length === 0) return;
+  if (differentiable) throw assertion("_foreach ops don't support autograd");
+  let grads = gradsIn;
+  if (maximize) grads = _foreach_neg(grads);
+  // into the gradient tensors themselves (the .grad of each parameter unless maximize made new ones)
+  if (weight_decay !== 0) _foreach_add_(grads, params, weight_decay);
+  _foreach_mul_(square_avgs, alpha);
+  _foreach_addcmul_(square_avgs, grads, grads, 1 - alpha);
+  let avg: Tensor[];
+  if (centered) {
+    _foreach_mul_(grad_avgs, alpha);
+    _foreach_add_(grad_avgs, grads, 1 - alpha);
+    avg = _foreach_addcmul(square_avgs, grad_avgs, grad_avgs, -1);
+    _foreach_sqrt_(avg);
+    _foreach_add_(avg, eps);
+  } else {
+    avg = _foreach_sqrt(square_avgs);
+    _foreach_add_(avg, eps);
+  }
+  if (momentum > 0) {
+    _foreach_mul_(momentum_buffer_list, momentum);
+    _foreach_addcdiv_scalar_(momentum_buffer_list, grads, avg);
+    _foreach_add_(params, momentum_buffer_list, -lr);
+  } else {
+    _foreach_addcdiv_scalar_(params, grads, avg, -lr);
+  }
 }
 
 function _single_tensor_rmsprop(

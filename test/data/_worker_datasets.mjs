@@ -1,18 +1,29 @@
 // Datasets for the DataLoader worker tests. Workers rebuild datasets by importing a module, so this is
-// plain JavaScript over the compiled engine (dist/), the way a user's dataset module would be.
-import * as torch from "../../dist/engine/index.js";
+// plain JavaScript over the compiled engine (dist/), the way a user's dataset module would be. It
+// imports only the engine modules it uses (so each worker thread starts on the worker's light entry);
+// _worker_stream.mjs imports the whole engine, as `import * as torch from "glasstorch"` does.
+import { Dataset } from "../../dist/engine/data/dataset.js";
+import { get_worker_info } from "../../dist/engine/data/worker_info.js";
+import { rand } from "../../dist/engine/aten/Distributions.js";
+import { float32 } from "../../dist/engine/c10/ScalarType.js";
+import { ValueError } from "../../dist/engine/c10/Errors.js";
 import { threadId } from "node:worker_threads";
 
-const D = torch.utils.data;
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** Reports which worker served each index, when it finished, and a draw from the worker's torch RNG. */
-export class Probe extends D.Dataset {
+/**
+ * Reports which worker served each index, when it finished, and a draw from the worker's torch RNG.
+ * opts: fail_at (throw a ValueError there), delay (ms per index, cycled), gate (an Int32Array over a
+ * SharedArrayBuffer, shared by every worker: index 0 waits until index 1 is done, so its batch
+ * arrives after a later one), keep (the dataset keeps and returns the same tensor for each index).
+ */
+export class Probe extends Dataset {
   constructor(n, opts = {}) {
     super();
     this.n = n;
     this.opts = opts;
     this.offset = 0;
+    this.kept = new Map();
   }
 
   __len__() {
@@ -21,18 +32,33 @@ export class Probe extends D.Dataset {
 
   __getitem__(i) {
     const o = this.opts;
-    if (o.fail_at === i) throw new torch.ValueError(`bad index ${i}`);
+    if (o.fail_at === i) throw new ValueError(`bad index ${i}`);
     if (o.delay) sleep(o.delay[i % o.delay.length]);
-    const info = D.get_worker_info();
-    return {
+    if (o.gate && i === 0) {
+      if (Atomics.wait(o.gate, 0, 0, 60_000) === "timed-out") throw new Error("index 1 never finished");
+      sleep(30); // finishes strictly later than index 1
+    }
+    const info = get_worker_info();
+    const item = {
       index: i,
       value: i + this.offset,
       worker: info ? info.id : -1,
       thread: threadId,
       seed: info ? String(info.seed) : "",
-      rand: torch.rand(3, { dtype: torch.float32 }),
+      rand: o.keep ? this.keptTensor(i) : rand(3, { dtype: float32 }),
       t: Date.now(),
     };
+    if (o.gate && i === 1) {
+      Atomics.store(o.gate, 0, 1);
+      Atomics.notify(o.gate, 0);
+    }
+    return item;
+  }
+
+  /** The same tensor every time index i is read (a dataset caching what it made). */
+  keptTensor(i) {
+    if (!this.kept.has(i)) this.kept.set(i, rand(3, { dtype: float32 }).add(i));
+    return this.kept.get(i);
   }
 
   __worker_spec__() {
@@ -41,7 +67,7 @@ export class Probe extends D.Dataset {
 }
 
 /** A dataset that cannot describe itself to a worker. */
-export class Opaque extends D.Dataset {
+export class Opaque extends Dataset {
   __getitem__(i) {
     return i;
   }
@@ -52,23 +78,12 @@ export class Opaque extends D.Dataset {
 
 /** worker_init_fn by module reference. */
 export function shift_by_worker(worker_id) {
-  D.get_worker_info().dataset.offset = 1000 * (worker_id + 1);
+  get_worker_info().dataset.offset = 1000 * (worker_id + 1);
 }
 
-/** The documented IterableDataset pattern: each worker yields its share, chosen with get_worker_info(). */
-export class SplitStream extends D.IterableDataset {
-  constructor(n) {
-    super();
-    this.n = n;
-  }
-
-  *[Symbol.iterator]() {
-    const info = D.get_worker_info();
-    const [k, m] = info === null ? [0, 1] : [info.id, info.num_workers];
-    for (let i = k; i < this.n; i += m) yield i;
-  }
-
-  __worker_spec__() {
-    return { module: import.meta.url, name: "SplitStream", args: [this.n] };
-  }
+/** A collate_fn by module reference that returns (and keeps) one tensor it made: it must stay intact. */
+let cached = null;
+export function collate_cached(batch) {
+  cached ??= rand(4, { dtype: float32 });
+  return { cached, n: batch.length };
 }

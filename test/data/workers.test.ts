@@ -1,15 +1,19 @@
 // DataLoader with num_workers > 0 (node:worker_threads): in-order delivery despite out-of-order arrival,
 // per-worker seeds as PyTorch's (base_seed + worker_id, base_seed drawn from the default generator: values
 // from gen_data.py), worker_init_fn, PyTorch's worker error text, persistent workers, timeouts, and Node
-// exiting on its own with abandoned or idle workers. Worker threads load the compiled engine (dist/), so
-// this file needs `npm run build` first; each worker's start-up is a few seconds on the shared machine.
+// exiting on its own with abandoned or idle workers, prefetch_factor, and batches shipped without
+// copies yet never taken from under the worker's dataset. Worker threads load the compiled engine
+// (dist/), so this file needs `npm run build` first; each worker's start-up is about a second of CPU,
+// so the tests share loaders where the checks allow and run independent loaders side by side.
 import { describe, it, expect } from "vitest";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import * as torch from "../../engine/index.js";
 import { loadFixture } from "../support/fixtures.js";
 // @ts-expect-error plain JS module over dist/
-import { Probe, Opaque, SplitStream, shift_by_worker } from "./_worker_datasets.mjs";
+import { Probe, Opaque, shift_by_worker, collate_cached } from "./_worker_datasets.mjs";
+// @ts-expect-error plain JS module over dist/
+import { SplitStream } from "./_worker_stream.mjs";
 
 const F = loadFixture("data.json");
 const D = torch.utils.data;
@@ -24,14 +28,16 @@ async function collect(loader: any): Promise<any[]> {
 describe("DataLoader workers", () => {
   it("keeps sampler order when a slow worker's batches arrive late; seeds are base_seed + worker_id", async () => {
     torch.manual_seed(F.base_seed.seed);
-    const loader = new D.DataLoader(new Probe(6, { delay: [1500, 0] }), { batch_size: 1, num_workers: 2, timeout: 100 });
+    // index 0 (worker 0) waits until index 1 (worker 1) is done: batch 1 arrives first and must be held
+    const gate = new Int32Array(new SharedArrayBuffer(4));
+    const loader = new D.DataLoader(new Probe(6, { gate }), { batch_size: 1, num_workers: 2, timeout: 100 });
     expect(D.len(loader)).toBe(6);
     const batches = await collect(loader);
     expect(batches.map((b) => b.index.tolist())).toEqual([[0], [1], [2], [3], [4], [5]]);
     expect(batches.map((b) => b.worker.item())).toEqual([0, 1, 0, 1, 0, 1]); // round-robin
     const t = batches.map((b) => b.t.item() as number);
-    // some later index finished before an earlier one (the slow worker holds the even ones): it was buffered
-    expect(t.some((ti, i) => t.slice(i + 1).some((tj) => tj < ti))).toBe(true);
+    // a later index finished before an earlier one: it was buffered
+    expect(t[1]).toBeLessThan(t[0]);
     const base = BigInt(F.base_seed.base_seed);
     expect(batches[0].seed).toEqual([String(base)]);
     expect(batches[1].seed).toEqual([String(base + 1n)]);
@@ -45,9 +51,10 @@ describe("DataLoader workers", () => {
       batch_size: 2, num_workers: 2,
       worker_init_fn: (id: number) => { (get_worker_info() as any).dataset.offset = 100 * (id + 1); }, // eslint-disable-line
     });
-    expect((await collect(src)).map((b) => b.value.tolist())).toEqual([[100, 101], [202, 203]]);
     const ref = new D.DataLoader(new Probe(4), { batch_size: 2, num_workers: 1, worker_init_fn: { module: new URL("./_worker_datasets.mjs", import.meta.url).href, name: shift_by_worker.name } });
-    expect((await collect(ref)).map((b) => b.value.tolist())).toEqual([[1000, 1001], [1002, 1003]]);
+    const [a, b] = await Promise.all([collect(src), collect(ref)]);
+    expect(a.map((x) => x.value.tolist())).toEqual([[100, 101], [202, 203]]);
+    expect(b.map((x) => x.value.tolist())).toEqual([[1000, 1001], [1002, 1003]]);
   }, T);
 
   it("a worker's exception is re-thrown with PyTorch's 'Caught X in DataLoader worker process N' text", async () => {
@@ -90,10 +97,62 @@ describe("DataLoader workers", () => {
 
   it("IterableDataset split by get_worker_info(): PyTorch's interleaving of the workers' batches", async () => {
     const c = F.iterable_workers;
+    // (the stream's module imports the whole engine: its tensors and the worker entry's collate share one Tensor class)
     const loader = new D.DataLoader(new SplitStream(c.n), { batch_size: c.batch_size, num_workers: c.num_workers });
-    expect((await collect(loader)).map((b) => b.tolist())).toEqual(c.batches);
     const dropping = new D.DataLoader(new SplitStream(c.n), { batch_size: c.batch_size, num_workers: c.num_workers, drop_last: true });
-    expect((await collect(dropping)).map((b) => b.tolist())).toEqual(c.batches_drop_last);
+    const [a, b] = await Promise.all([collect(loader), collect(dropping)]);
+    expect(a.map((x) => x.tolist())).toEqual(c.batches);
+    expect(a.every((x) => x.dtype === torch.int64)).toBe(true);
+    expect(b.map((x) => x.tolist())).toEqual(c.batches_drop_last);
+  }, T);
+
+  it("prefetch_factor: at most prefetch_factor * num_workers index batches in flight, kept topped up", async () => {
+    const run = async ([prefetch_factor, num_workers]: number[]) => {
+      const loader = new D.DataLoader(new Probe(12), { batch_size: 1, num_workers, prefetch_factor });
+      const it: any = loader[Symbol.asyncIterator]();
+      const cap = prefetch_factor * num_workers;
+      expect(it._send_idx).toBe(cap); // sent at once, before any batch came back
+      const inFlight: number[] = [];
+      const seen: number[] = [];
+      const workers: number[] = [];
+      for (let r = await it.next(); !r.done; r = await it.next()) {
+        seen.push(r.value.index.item());
+        workers.push(r.value.worker.item());
+        inFlight.push(it._send_idx - it._rcvd_idx);
+      }
+      expect(seen).toEqual([...Array(12).keys()]);
+      expect(workers).toEqual(seen.map((k) => k % num_workers));
+      // while indices remain, each batch handed out is replaced by the next index: always cap in flight
+      expect(inFlight).toEqual(Array.from({ length: 12 }, (_, k) => Math.min(cap, 11 - k)));
+    };
+    await run([3, 2]); // prefetch_factor 3 over 2 workers: 6 in flight, handed out round-robin
+  }, T);
+
+  it("batches come back without copies but never take tensors the worker's dataset or collate_fn still holds", async () => {
+    // default_collate's batch tensors: the worker hands their buffers over (adopted here: the storage is exactly the batch)
+    const stacked = new D.DataLoader(new Probe(4, { keep: true }), { batch_size: 2, num_workers: 1, persistent_workers: true });
+    // batch_size=None: the dataset's own kept tensors come back, so they must be copies
+    const own = new D.DataLoader(new Probe(4, { keep: true }), { batch_size: null, num_workers: 1, persistent_workers: true });
+    // a collate_fn that keeps what it returns: copied too
+    const kept = new D.DataLoader(new Probe(4), { batch_size: 2, num_workers: 1, persistent_workers: true, collate_fn: { module: new URL("./_worker_datasets.mjs", import.meta.url).href, name: collate_cached.name } });
+    const tensorOf = (b: any) => b.rand ?? b.cached;
+    // the main thread scribbles over and frees what it got before the next epoch; the workers are unaffected
+    const epochs = async (l: any) => {
+      const e1 = await collect(l);
+      const values = e1.map((b) => tensorOf(b).tolist());
+      for (const b of e1) {
+        tensorOf(b).fill_(-1);
+        tensorOf(b)._impl.storage.release();
+      }
+      return { e1, values, e2: await collect(l) };
+    };
+    const [s, o, k] = await Promise.all([stacked, own, kept].map(epochs));
+    for (const b of s.e1) expect(tensorOf(b)._impl.storage.nbytes()).toBe(2 * 3 * 4);
+    for (const r of [s, o, k]) expect(r.e2.map((b) => tensorOf(b).tolist())).toEqual(r.values);
+    expect(o.e2.map((b: any) => b.index)).toEqual([0, 1, 2, 3]);
+    expect(o.values.map((r: number[], i: number) => r.every((v) => v >= i && v < i + 1))).toEqual([true, true, true, true]);
+    expect(k.values[0]).toEqual(k.values[1]); // the collate_fn's one cached tensor, intact in every batch
+    await Promise.all([stacked, own, kept].map((l) => l.shutdown()));
   }, T);
 
   it("timeout: RuntimeError('DataLoader timed out after N seconds')", async () => {
