@@ -30,6 +30,9 @@ struct GemmUnit {
   const char* name;
   void (*sgemm)(const GemmProblem<float>& p, int max_threads);
   void (*dgemm)(const GemmProblem<double>& p, int max_threads);
+  // runs iters steps of independent f32 multiply-add chains in registers: flops_per_iter flops each
+  float (*fma_peak_loop)(int64_t iters);
+  int flops_per_iter;
 };
 extern const GemmUnit kGemmDefault;
 extern const GemmUnit kGemmAVX2;
