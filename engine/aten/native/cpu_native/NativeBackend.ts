@@ -48,6 +48,8 @@ export interface NativeAddon {
   blas_info(): NativeBlasInfo;
   /** The f32 multiply-add peak measured on `threads` threads (default the pool's) with the current unit's vectors. */
   measure_fma_peak(threads?: number, iters?: number): NativeFmaPeak;
+  /** The own GEMM's path: "auto" (direct no-pack kernel for small products, else packed), or forced (tests, benchmarks). */
+  set_gemm_path(path: "auto" | "direct" | "packed"): boolean;
   // native/cpu/Conv.cc
   conv2d(dtype: number, meta: Float64Array, out: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView, bias: ArrayBufferView | null): boolean;
   conv2d_backward(dtype: number, meta: Float64Array, gradInput: ArrayBufferView | null, gradWeight: ArrayBufferView | null, gradBias: ArrayBufferView | null, gradOutput: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView): boolean;
