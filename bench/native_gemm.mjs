@@ -20,6 +20,13 @@ const Arr = f64 ? Float64Array : Float32Array;
 const dtype = f64 ? 7 : 6;
 const info = addon.blas_info();
 console.log(`${f64 ? "dgemm" : "sgemm"}; own GEMM unit ${info.own_gemm}; CBLAS: ${info.cblas_linked ? info.cblas_library : "not linked"}`);
+// the measured f32 FMA peak per thread count (measure_fma_peak: FMA chains in registers, thread CPU time)
+const peaks = {};
+for (const t of [1, 2]) {
+  const r = [0, 1, 2].map(() => addon.measure_fma_peak(t)).reduce((a, b) => (b.gflops > a.gflops ? b : a));
+  peaks[t] = (f64 ? 0.5 : 1) * r.gflops;
+  console.log(`measured ${f64 ? "f64 (half the f32)" : "f32"} peak, ${t} thread${t > 1 ? "s" : ""}: ${peaks[t].toFixed(1)} GFLOP/s (${r.isa}, ${r.flops_per_cycle.toFixed(1)} f32 flop/cycle/core at ${r.clock_ghz.toFixed(2)} GHz)`);
+}
 
 function bench(n, threads) {
   addon.set_num_threads(threads);
@@ -70,6 +77,7 @@ const rows = sizes.map((n) => {
   for (const threads of [1, 2]) {
     const g = bench(n, threads);
     for (const [b, v] of Object.entries(g)) row[`${b} ${threads}t`] = v;
+    row[`own ${threads}t %pk`] = `${((100 * Number(g.own)) / peaks[threads]).toFixed(0)}%`;
   }
   return row;
 });

@@ -83,3 +83,24 @@ export function installOpenBlas(log = console.log) {
   const r = spawnSync("sh", ["-c", `DEBIAN_FRONTEND=noninteractive ${OPENBLAS_APT}`], { stdio: "inherit" });
   return r.status === 0;
 }
+
+/**
+ * The f32 multiply-add peak measured on this machine (issue #8): the addon's measure_fma_peak runs, on
+ * `threads` threads, a register-resident loop of independent FMA chains of its current instruction set
+ * and a dependent-add loop (the clock under load), timed by each thread's CPU time. The formula figure
+ * (cores x 2 FMA ports x lanes x 2 x cpuinfo's clock) overstates Zen 4 (one 512-bit FMA per cycle per
+ * core) and uses a nominal clock. Best of `repeats` runs (the machine is shared). null without the addon.
+ */
+export function measurePeak(addon, threads, repeats = 3) {
+  if (!addon?.measure_fma_peak) return null;
+  let best = null;
+  for (let i = 0; i < repeats; i++) {
+    const r = addon.measure_fma_peak(threads);
+    if (!best || r.gflops > best.gflops) best = r;
+  }
+  return {
+    isa: best.isa, threads: best.threads, f32_gflops: best.gflops, f32_gflops_wall: best.gflops_wall, clock_ghz: best.clock_ghz,
+    flops_per_cycle_per_core: best.flops_per_cycle,
+    method: "independent FMA chains in registers per thread, flops / thread CPU time (best of " + repeats + "); clock from a dependent-add loop",
+  };
+}

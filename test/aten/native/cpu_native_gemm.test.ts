@@ -16,7 +16,7 @@ import type { Tensor } from "../../../engine/aten/core/Tensor.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { gemm_stub } from "../../../engine/aten/native/linalg/Gemm.js";
 import { ScalarType } from "../../../engine/c10/ScalarType.js";
-import { _set_native_isa, _set_native_blas } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { _set_native_isa, _set_native_blas, nativeAddon } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { SMALL_GEMM_FLOPS } from "../../../engine/aten/native/cpu_native/NativeGemm.js";
 
 const status = torch._C._native_status();
@@ -32,6 +32,7 @@ afterEach(() => {
   if (status.loaded) {
     _set_native_isa(best as any);
     _set_native_blas(defaultBlas);
+    nativeAddon!.set_gemm_path("auto");
   }
 });
 
@@ -203,6 +204,89 @@ describe("gemm_stub: the native GEMM against a float64 reference (any strides, a
       const c: Case = { m, n, k, alpha: 0.5, beta: 1, la: "gap", lb: "col", lc: "row" };
       checkAgainstReference("f32", c, runStub("f32", c, "ts"), "ts");
     }
+  });
+});
+
+// ---- the own GEMM's two paths (gemm_kernels.inc): direct (A in place, B in place or packed, no K
+// blocking, short row tiles of MR/3 and 2MR/3) and packed (BLIS blocking), each forced, and the size rule ----
+
+describe("the own GEMM's direct and packed paths against a float64 reference", () => {
+  // m around the row tiles (MR = 12 AVX-512, 6 AVX2/SSE: tails of MR/3, 2MR/3), n around the NR panels
+  // (32/16/8 floats; a partial last panel is packed), k from 1
+  const EDGE: [number, number, number][] = [
+    [1, 1, 1], [1, 1, 2], [2, 3, 1], [4, 17, 5], [5, 16, 7], [8, 31, 3], [9, 32, 9], [11, 33, 2], [12, 47, 64],
+    [13, 48, 13], [25, 65, 33], [1, 40, 70], [40, 1, 70], [37, 100, 129],
+  ];
+  const layouts: [string, string, string][] = [["row", "row", "row"], ["row", "col", "row"], ["col", "row", "col"], ["gap", "gap", "gap"], ["bcast", "col", "row"]];
+  native("every edge size and layout, forced direct and forced packed, each unit, 1 and 2 threads, float32 and float64", () => {
+    for (const path of ["direct", "packed"] as const) {
+      expect(nativeAddon!.set_gemm_path(path)).toBe(true);
+      for (const cfg of configs().filter((c) => c.blas === "own")) {
+        use(cfg);
+        for (const dtype of ["f32", "f64"] as const) {
+          for (const [m, n, k] of EDGE) {
+            for (const [la, lb, lc] of layouts) {
+              for (const [alpha, beta] of (dtype === "f32" ? [[1, 0], [0.5, 1], [-2, 0.25]] : [[1, 0], [-2, 0.25]]) as [number, number][]) {
+                const c: Case = { m, n, k, alpha, beta, la, lb, lc };
+                checkAgainstReference(dtype, c, runStub(dtype, c, "native"), `${path} ${label(cfg)}`);
+              }
+            }
+          }
+        }
+      }
+    }
+  }, 60_000);
+
+  native("the size rule picks each path: few rows with a large B, a B in L2, a large problem (linear's X @ W^T layouts too)", () => {
+    expect(nativeAddon!.set_gemm_path("auto")).toBe(true);
+    // 20 x 1100 x 300 (B 1.3 MB, 20 rows: direct), 70 x 200 x 300 (B in L2: direct), 100 x 1040 x 300 (packed)
+    const shapes: [number, number, number][] = [[20, 1100, 300], [70, 200, 300], [100, 1040, 300]];
+    for (const cfg of configs().filter((c) => c.blas === "own" && c.isa === best)) {
+      use(cfg);
+      for (const [m, n, k] of shapes) {
+        for (const [la, lb, lc] of [["row", "row", "row"], ["row", "col", "row"], ["col", "row", "row"]] as [string, string, string][]) {
+          const c: Case = { m, n, k, alpha: 1, beta: 0.5, la, lb, lc };
+          checkAgainstReference("f32", c, runStub("f32", c, "native"), `auto ${label(cfg)} ${m}x${n}x${k}`);
+        }
+      }
+    }
+  }, 60_000);
+
+  native("the direct path gives the same bits on 1 and 2 threads, and forced direct and packed agree within the bound", () => {
+    for (const isa of ISAS) {
+      const results: Float32Array[] = [];
+      for (const threads of [1, 2]) {
+        use({ blas: "own", isa, threads });
+        nativeAddon!.set_gemm_path("direct");
+        const c: Case = { m: 157, n: 129, k: 200, alpha: 1, beta: 0, la: "row", lb: "row", lc: "row" };
+        results.push(runStub("f32", c, "native").C);
+      }
+      expect(Array.from(results[1]), isa).toEqual(Array.from(results[0]));
+    }
+  });
+
+  native("set_gemm_path refuses an unknown path", () => {
+    expect(nativeAddon!.set_gemm_path("fastest" as any)).toBe(false);
+  });
+});
+
+describe("measure_fma_peak: the measured multiply-add peak the benchmark reports", () => {
+  native("answers per thread for each unit; rejects bad arguments", () => {
+    for (const isa of ISAS) {
+      expect(_set_native_isa(isa as any)).toBe(true);
+      for (const threads of [1, 2]) {
+        const r = nativeAddon!.measure_fma_peak(threads, 20000);
+        expect(r.isa).toBe(isa);
+        expect(r.threads).toBe(threads);
+        expect(r.per_thread.length).toBe(threads);
+        // rates are whatever the machine gives; they are positive and finite, and the total is the threads' sum
+        for (const t of r.per_thread) expect(Number.isFinite(t.gflops) && t.gflops > 0 && Number.isFinite(t.clock_ghz) && t.clock_ghz > 0).toBe(true);
+        expect(r.gflops).toBeCloseTo(r.per_thread.reduce((s, t) => s + t.gflops, 0), 6);
+        expect(Number.isFinite(r.checksum)).toBe(true);
+      }
+    }
+    expect(() => nativeAddon!.measure_fma_peak(0)).toThrow(/threads in 1..1024/);
+    expect(() => nativeAddon!.measure_fma_peak(1, 0)).toThrow(/iters >= 1/);
   });
 });
 

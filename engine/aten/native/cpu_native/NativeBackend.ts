@@ -46,6 +46,10 @@ export interface NativeAddon {
   gemm(dtype: number, meta: Float64Array, a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView): boolean;
   set_blas(name: "own" | "cblas"): boolean;
   blas_info(): NativeBlasInfo;
+  /** The f32 multiply-add peak measured on `threads` threads (default the pool's) with the current unit's vectors. */
+  measure_fma_peak(threads?: number, iters?: number): NativeFmaPeak;
+  /** The own GEMM's path: "auto" (direct no-pack kernel for small products, else packed), or forced (tests, benchmarks). */
+  set_gemm_path(path: "auto" | "direct" | "packed"): boolean;
   // native/cpu/Conv.cc
   conv2d(dtype: number, meta: Float64Array, out: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView, bias: ArrayBufferView | null): boolean;
   conv2d_backward(dtype: number, meta: Float64Array, gradInput: ArrayBufferView | null, gradWeight: ArrayBufferView | null, gradBias: ArrayBufferView | null, gradOutput: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView): boolean;
@@ -58,6 +62,21 @@ export interface NativeBlasInfo {
   cblas_library: "openblas" | "cblas" | null;
   /** the own GEMM's instruction-set unit (follows the capability) */
   own_gemm: string;
+}
+
+/** measure_fma_peak's answer (Gemm.cc): rates from each thread's CPU time, and from the wall clock. */
+export interface NativeFmaPeak {
+  isa: string;
+  threads: number;
+  /** sum over threads of flops / thread CPU time */
+  gflops: number;
+  /** all threads' flops / wall time (lower when other processes share the cores) */
+  gflops_wall: number;
+  /** the clock under load, from a loop of dependent adds (one per cycle), mean over threads */
+  clock_ghz: number;
+  flops_per_cycle: number;
+  per_thread: { gflops: number; clock_ghz: number }[];
+  checksum: number;
 }
 
 export interface NativeAddonStatus {

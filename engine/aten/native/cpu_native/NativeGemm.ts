@@ -1,8 +1,8 @@
 // The native GEMM (native/cpu/Gemm.cc) under gemm_stub, the one GEMM behind mm, addmm, bmm, baddbmm,
 // addbmm, mv, addmv, dot, vdot — and so matmul, linear, einsum and their backward passes, which are
-// made of these. float32 and float64 on operands of any strides: the addon runs a system CBLAS
-// (OpenBLAS) where one was linked at build time and the operands have a BLAS layout, else its own
-// blocked GEMM (GLASSTORCH_BLAS=own|cblas, _set_native_blas). Other dtypes (integers, half,
+// made of these. float32 and float64 on operands of any strides: the addon runs its own GEMM, or a
+// system CBLAS (OpenBLAS) linked at build time when GLASSTORCH_BLAS=cblas or _set_native_blas("cblas")
+// asks for it and the operands have a BLAS layout. Other dtypes (integers, half,
 // bfloat16) and an output sharing storage with an input go to the TypeScript kernel.
 //
 // As PyTorch's gemm dispatches tiny products to its own loops, products of fewer than
