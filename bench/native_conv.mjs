@@ -4,11 +4,12 @@
 // backward (convolution_backward with grad_input and grad_weight, as autograd calls it; the first
 // layer's input needs no gradient). Timings are interleaved: each round times PyTorch (a fresh
 // /usr/bin/python3, torch.set_num_threads(N)) and then Glasstorch, so both sides see the same load on
-// this shared machine; the figures are the medians over rounds.
+// this shared machine; the figures are the medians over rounds. Each side also reports its process CPU
+// time per call (all threads, spin-waits included): with --threads 1 it is the work per call, which
+// stays comparable when other processes load the machine (wall times then mostly measure the load).
 // Usage: npm run build, then  node bench/native_conv.mjs [--rounds R] [--filter substring] [--threads N]
 import { spawnSync } from "node:child_process";
 import * as torch from "../dist/engine/index.js";
-import { timeIt } from "./lib/timing.mjs";
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
@@ -42,10 +43,11 @@ torch.set_num_threads(${threads}); torch.manual_seed(0)
 def t(f):
     for _ in range(2): f()
     ts = []
-    start = time.perf_counter()
+    start = time.perf_counter(); c0 = time.process_time()
     while len(ts) < 5 or (time.perf_counter() - start < 0.4 and len(ts) < 30):
         t0 = time.perf_counter(); f(); ts.append((time.perf_counter() - t0) * 1000)
-    ts.sort(); return ts[len(ts) // 2]
+    cpu = (time.process_time() - c0) * 1000 / len(ts)
+    ts.sort(); return f"{ts[len(ts) // 2]} {cpu}"
 def case(inp, wt, s, p, kind):
     x = torch.randn(*inp); w = torch.randn(*wt)
     if kind == "fwd": return t(lambda: torch.nn.functional.conv2d(x, w, None, s, p))
@@ -56,7 +58,7 @@ ${cases.map(([, i, w, s, p, k]) => `print(case(${JSON.stringify(i)}, ${JSON.stri
 `;
   const r = spawnSync("/usr/bin/python3", ["-c", py], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`PyTorch run failed: ${r.stderr}`);
-  return r.stdout.trim().split("\n").map(Number);
+  return r.stdout.trim().split("\n").map((l) => l.split(" ").map(Number));
 }
 
 const state = cases.map(([, inp, wt, s, p, kind]) => {
@@ -67,15 +69,33 @@ const state = cases.map(([, inp, wt, s, p, kind]) => {
   return () => torch.ops.aten.convolution_backward.default.call(g, x, w, null, [s, s], [p, p], [1, 1], false, [0, 0], 1, mask);
 });
 
+// the same sampling as the Python side: 2 warm-up calls, then calls for >= 400 ms (5..30 of them);
+// [median wall ms, process CPU ms per call]
+function timeIt(f) {
+  f();
+  f();
+  const ts = [];
+  const start = performance.now(), c0 = process.cpuUsage();
+  while (ts.length < 5 || (performance.now() - start < 400 && ts.length < 30)) {
+    const t0 = performance.now();
+    f();
+    ts.push(performance.now() - t0);
+  }
+  const c = process.cpuUsage(c0);
+  return [median(ts), (c.user + c.system) / 1000 / ts.length];
+}
+
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const pt = cases.map(() => []), gt = cases.map(() => []);
 for (let r = 0; r < rounds; r++) {
   torchRound().forEach((v, k) => pt[k].push(v));
-  state.forEach((f, k) => gt[k].push(timeIt(f, { budgetMs: 400, minSamples: 5, warmMs: 0 }).ms));
+  state.forEach((f, k) => gt[k].push(timeIt(f)));
 }
 console.log(`${threads} threads, ${status.loaded ? status.addon.capability : "no addon"}; median of ${rounds} interleaved rounds (ms); ratio = torch / glasstorch (> 1: faster)`);
-console.log(["case".padEnd(36), "torch".padStart(8), "gt".padStart(8), "ratio".padStart(7), "gt GFLOP/s".padStart(11), "  per-round gt"].join(" "));
+console.log(["case".padEnd(36), "torch".padStart(8), "gt".padStart(8), "ratio".padStart(7), "gt GFLOP/s".padStart(11), "| cpu ms/call: torch".padStart(20), "gt".padStart(8), "ratio".padStart(7)].join(" "));
 cases.forEach((c, k) => {
-  const p = median(pt[k]), g = median(gt[k]);
-  console.log([c[0].padEnd(36), p.toFixed(3).padStart(8), g.toFixed(3).padStart(8), (p / g).toFixed(2).padStart(7), (flops(c) / g / 1e6).toFixed(1).padStart(11), "  " + gt[k].map((v) => v.toFixed(2)).join(" ")].join(" "));
+  const p = median(pt[k].map((v) => v[0])), g = median(gt[k].map((v) => v[0]));
+  const pc = median(pt[k].map((v) => v[1])), gc = median(gt[k].map((v) => v[1]));
+  console.log([c[0].padEnd(36), p.toFixed(3).padStart(8), g.toFixed(3).padStart(8), (p / g).toFixed(2).padStart(7), (flops(c) / g / 1e6).toFixed(1).padStart(11),
+    pc.toFixed(3).padStart(20), gc.toFixed(3).padStart(8), (pc / gc).toFixed(2).padStart(7)].join(" "));
 });

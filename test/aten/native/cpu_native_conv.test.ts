@@ -1,6 +1,6 @@
 // The native convolution's own paths (native/cpu/Conv.cc) against the TypeScript loops: im2col in
 // column chunks that start and end mid output row (float32 and float64 chunk sizes differ), the
-// 1x1 direct path, and grad_weight summed in fixed image groups on parallel threads (batch sizes
+// stride-1 same-size im2col (whole-plane copies, edge columns zeroed), the 1x1 direct path, and grad_weight summed in fixed image groups on parallel threads (batch sizes
 // around the group count, odd group sizes, batch 1); groups, stride, padding, dilation, odd sizes;
 // float32 and float64; 1 and 2 threads; each instruction-set unit. (PyTorch's values for the conv
 // family are checked on both paths by conv.test.ts and layers_backward.test.ts.)
@@ -56,6 +56,10 @@ const cases: [string, number[], number[], Record<string, unknown>, boolean][] = 
   ["stride 2, pad 3, 7x7, chunks", [1, 48, 23, 29], [4, 48, 7, 7], { stride: 2, padding: 3 }, true],
   ["stride (1, 2), dilation (2, 1), chunks", [2, 40, 13, 31], [3, 40, 3, 5], { stride: [1, 2], dilation: [2, 1], padding: [2, 1] }, true],
   ["groups 2 with chunks", [2, 128, 7, 19], [6, 64, 3, 3], { groups: 2, padding: 1 }, true],
+  // stride 1 and OW == W: the unfolded rows are contiguous copies of the plane (then edge columns zeroed)
+  ["same-size dilated 3x5, pad (2, 2), chunks mid-row", [1, 40, 15, 17], [3, 40, 3, 5], { dilation: [2, 1], padding: 2 }, true],
+  ["5x5 pad 2 on a 3x3 image (most taps outside)", [2, 3, 3, 3], [2, 3, 5, 5], { padding: 2 }, true],
+  ["one-row image, 1x3 pad (0, 1)", [2, 4, 1, 9], [3, 4, 1, 3], { padding: [0, 1] }, true],
   ["1x1 direct", [3, 7, 5, 9], [4, 7, 1, 1], {}, true],
   ["1x1 stride 2 (unfolded)", [2, 5, 7, 8], [3, 5, 1, 1], { stride: 2 }, true],
   // grad_weight groups: batch 17 > 16 groups (one group of 2), 5 (odd), 1 (one group, threaded GEMM)
@@ -92,7 +96,7 @@ describe("native conv2d paths (column chunks, 1x1, grouped grad_weight) agree wi
           }
         }
       }
-    });
+    }, 60_000); // 2 dtypes x 2 thread counts x 3 ISAs, and the TypeScript reference, on a shared 2-core machine
   }
 
   native("grad_weight and the forward do not depend on the thread count (fixed image groups)", () => {
@@ -107,7 +111,7 @@ describe("native conv2d paths (column chunks, 1x1, grouped grad_weight) agree wi
     const one = run(1);
     expect(run(2)).toEqual(one);
     expect(run(3)).toEqual(one);
-  });
+  }, 60_000);
 
   native("the native kernels ran (not a decline to TypeScript)", () => {
     const x = torch.randn(17, 1, 9, 10, { requires_grad: true }), w = torch.randn(4, 1, 3, 3, { requires_grad: true });
