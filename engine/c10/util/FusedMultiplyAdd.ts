@@ -58,7 +58,11 @@ export function fma(a: number, b: number, c: number): number {
 
 /** std::fma for floats (a, b, c are float values): the product is exact in double. */
 export function fmaf(a: number, b: number, c: number): number {
-  const [s, t] = twoSum(a * b, c); // exact result = s + t
+  // TwoSum of (a * b, c) inlined (no array per call: the random kernels call this per element)
+  const p = a * b;
+  const s = p + c;
+  const bb = s - p;
+  const t = p - (s - bb) + (c - bb); // exact result = s + t
   const r = Math.fround(s);
   if (r === s || t === 0) return r;
   // Only when s sits exactly halfway between two floats can t change the float rounding.
