@@ -148,9 +148,15 @@ function writeInt64(view: BigInt64Array, off: number, values: Float64Array): boo
   const o32 = new Int32Array(view.buffer, view.byteOffset, view.length * 2);
   for (let i = 0, o = 2 * off; i < values.length; i++, o += 2) {
     const v = values[i];
-    const hi = Math.floor(v / 2 ** 32);
-    o32[o] = v - hi * 2 ** 32;
-    o32[o + 1] = hi;
+    if ((v | 0) === v) {
+      // an int32 value (the common case, and V8's fast store): sign-extended
+      o32[o] = v;
+      o32[o + 1] = v >> 31;
+    } else {
+      const hi = Math.floor(v / 2 ** 32);
+      o32[o] = v - hi * 2 ** 32;
+      o32[o + 1] = hi;
+    }
   }
   return true;
 }

@@ -194,6 +194,18 @@ Napi::Value Normal(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
+// word % d for a fixed 32-bit d without a division per element (Lemire, Kaser & Kurz, "Faster
+// remainder by direct computation", 2019): exact for every 32-bit word and divisor.
+struct FastMod32 {
+  uint64_t m;
+  uint32_t d;
+  explicit FastMod32(uint32_t divisor) : m(UINT64_C(0xFFFFFFFFFFFFFFFF) / divisor + 1), d(divisor) {}
+  uint32_t operator()(uint32_t a) const {
+    const uint64_t lowbits = m * a;
+    return static_cast<uint32_t>((static_cast<unsigned __int128>(lowbits) * d) >> 64);
+  }
+};
+
 // random_from_to with a 32-bit draw: static_cast<scalar_t>(int64_t(word % range) + base).
 Napi::Value RandomFromTo(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -204,30 +216,30 @@ Napi::Value RandomFromTo(const Napi::CallbackInfo& info) {
   const double range_d = info[4].As<Napi::Number>().DoubleValue();
   const double base_d = info[5].As<Napi::Number>().DoubleValue();
   if (!(range_d >= 1 && range_d < 4294967296.0) || !(std::fabs(base_d) <= 4503599627370496.0)) return Napi::Boolean::New(env, false);
-  const uint32_t range = static_cast<uint32_t>(range_d);
+  const FastMod32 mod(static_cast<uint32_t>(range_d));
   const int64_t base = static_cast<int64_t>(base_d);
   Engine e(st);
   switch (out.type) {
     case napi_bigint64_array: {
       int64_t* d = reinterpret_cast<int64_t*>(out.data) + off;
-      e.generate(n, [=](int64_t i, uint32_t w) { d[i] = static_cast<int64_t>(w % range) + base; });
+      e.generate(n, [=](int64_t i, uint32_t w) { d[i] = static_cast<int64_t>(mod(w)) + base; });
       break;
     }
     case napi_int32_array: {
       int32_t* d = reinterpret_cast<int32_t*>(out.data) + off;
       e.generate(n, [=](int64_t i, uint32_t w) {
-        d[i] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(static_cast<int64_t>(w % range) + base)));
+        d[i] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(static_cast<int64_t>(mod(w)) + base)));
       });
       break;
     }
     case napi_float32_array: {
       float* d = reinterpret_cast<float*>(out.data) + off;
-      e.generate(n, [=](int64_t i, uint32_t w) { d[i] = static_cast<float>(static_cast<int64_t>(w % range) + base); });
+      e.generate(n, [=](int64_t i, uint32_t w) { d[i] = static_cast<float>(static_cast<int64_t>(mod(w)) + base); });
       break;
     }
     case napi_float64_array: {
       double* d = reinterpret_cast<double*>(out.data) + off;
-      e.generate(n, [=](int64_t i, uint32_t w) { d[i] = static_cast<double>(static_cast<int64_t>(w % range) + base); });
+      e.generate(n, [=](int64_t i, uint32_t w) { d[i] = static_cast<double>(static_cast<int64_t>(mod(w)) + base); });
       break;
     }
     default:

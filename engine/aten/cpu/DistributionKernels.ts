@@ -786,9 +786,14 @@ export function random_from_to_fill(
       let o = 2 * (off + i);
       for (let j = 0; j < k; j++, o += 2) {
         const v = (w[j] % range) + base; // exact: |v| < 2^53
-        const hi = Math.floor(v / TWO_POW_32);
-        o32[o] = v - hi * TWO_POW_32; // low word (little-endian)
-        o32[o + 1] = hi;
+        if ((v | 0) === v) {
+          o32[o] = v; // an int32 value: low word, then the sign extension (little-endian)
+          o32[o + 1] = v >> 31;
+        } else {
+          const hi = Math.floor(v / TWO_POW_32);
+          o32[o] = v - hi * TWO_POW_32;
+          o32[o + 1] = hi;
+        }
       }
     }
     return;
