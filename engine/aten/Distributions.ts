@@ -7,7 +7,7 @@ import * as K from "./cpu/DistributionKernels.js";
 import type { RandomDtype } from "./core/DistributionsHelper.js";
 import { get_default_dtype } from "../c10/DefaultDtype.js";
 import { RuntimeError, TypeError_ } from "../c10/Errors.js";
-import { int64, type dtype } from "../c10/ScalarType.js";
+import { int64, float32, float64, int32, type dtype } from "../c10/ScalarType.js";
 import { typedView, forEachOffset } from "../c10/ElementAccess.js";
 import { empty_impl, wrap } from "./core/empty.js";
 import { parseSizeArgs } from "./core/SizeArgs.js";
@@ -17,6 +17,7 @@ import { write_values_kernel } from "./cpu/FillKernel.js";
 import { applyRequiresGrad } from "./TensorFactories.js";
 import { Generator, default_generator } from "./Generator.js";
 import type { CPUGeneratorImpl } from "./core/CPUGeneratorImpl.js";
+import { uniform_fill_stub, normal_fill_stub, random_from_to_fill_stub, randperm_fill_stub } from "./native/random/RandomStubs.js";
 
 export interface RandomOptions extends TensorOptions {
   generator?: Generator | null;
@@ -55,13 +56,57 @@ const count = (t: Tensor) => (t.is_meta ? 0 : t.numel());
 
 // ---- in-place Tensor methods ----
 
+/**
+ * The typed array and element offset of a contiguous CPU tensor with data, for the bulk random
+ * stubs to write into directly; null otherwise (the general path writes element by element).
+ */
+function contiguousOut(self: Tensor): { view: ArrayLike<number | bigint>; off: number } | null {
+  const impl = self._impl;
+  if (!impl.storage.hasData() || self.device.type !== "cpu" || !self.is_contiguous()) return null;
+  return { view: typedView(impl.storage, impl.dtype) as ArrayLike<number | bigint>, off: impl.storage_offset() };
+}
+
 export function uniform_(self: Tensor, from = 0, to = 1, opts?: { generator?: Generator | null }): Tensor {
-  return writeInPlace(self, K.uniform_(gen(opts), count(self), name(self.dtype), from, to));
+  const g = gen(opts);
+  if (self.dtype === float32 || self.dtype === float64) {
+    const out = contiguousOut(self);
+    if (out !== null) {
+      K.check_uniform_bounds(name(self.dtype), from, to);
+      uniform_fill_stub.call("cpu", g, out.view as Float32Array | Float64Array, out.off, self.numel(), from, to);
+      self._impl.version_counter.bump();
+      return self;
+    }
+  }
+  return writeInPlace(self, K.uniform_(g, count(self), name(self.dtype), from, to));
 }
 
 export function normal_(self: Tensor, mean = 0, std = 1, opts?: { generator?: Generator | null }): Tensor {
-  return writeInPlace(self, K.normal_(gen(opts), count(self), name(self.dtype), mean, std, self.is_contiguous()));
+  const g = gen(opts);
+  if (self.dtype === float32 && self.numel() >= 16) {
+    const out = contiguousOut(self);
+    if (out !== null) {
+      K.check_normal("float32", std);
+      normal_fill_stub.call("cpu", g, out.view as Float32Array, out.off, self.numel(), mean, std);
+      self._impl.version_counter.bump();
+      return self;
+    }
+  }
+  return writeInPlace(self, K.normal_(g, count(self), name(self.dtype), mean, std, self.is_contiguous()));
 }
+
+/** random_(from, to) on a contiguous int64/int32/float32/float64 tensor with a 32-bit range: the bulk stub. */
+function randomFromToFast(self: Tensor, g: CPUGeneratorImpl, from: number, to: number): boolean {
+  const dt = self.dtype;
+  if (dt !== int64 && dt !== int32 && dt !== float32 && dt !== float64) return false;
+  const out = contiguousOut(self);
+  if (out === null) return false;
+  const [range, base] = K.from_to_range(name(dt), from, to); // the checks, with PyTorch's texts
+  if (!K.random_from_to_fillable(name(dt), range, base)) return false;
+  random_from_to_fill_stub.call("cpu", g, out.view as random_out, out.off, self.numel(), Number(range), Number(base));
+  self._impl.version_counter.bump();
+  return true;
+}
+type random_out = BigInt64Array | Int32Array | Float32Array | Float64Array;
 
 export function exponential_(self: Tensor, lambd = 1, opts?: { generator?: Generator | null }): Tensor {
   return writeInPlace(self, K.exponential_(gen(opts), count(self), name(self.dtype), lambd));
@@ -74,9 +119,13 @@ export function random_(self: Tensor, a?: number | { generator?: Generator | nul
   const g = gen(opts), n = count(self), dt = name(self.dtype);
   const isLong = self.dtype === int64;
   if (nums.length === 0) return writeInPlace(self, isLong ? K.random_int64(g, n) : K.random_(g, n, dt));
-  if (nums.length === 1) return writeInPlace(self, K.random_to(g, n, dt, nums[0] as number));
+  if (nums.length === 1) {
+    if (randomFromToFast(self, g, 0, nums[0] as number)) return self;
+    return writeInPlace(self, K.random_to(g, n, dt, nums[0] as number));
+  }
   const [from, to] = nums as [number, number | null];
   if (to === null) return writeInPlace(self, isLong ? K.random_from_int64(g, n, from) : K.random_from(g, n, dt, from));
+  if (randomFromToFast(self, g, from, to)) return self;
   return writeInPlace(self, isLong ? K.random_from_to_int64(g, n, from, to) : K.random_from_to(g, n, dt, from, to));
 }
 
@@ -106,7 +155,11 @@ export function randperm(n: number, options?: RandomOptions): Tensor {
   if (n < 0) throw new RuntimeError(`n must be non-negative, got${n}`);
   const o = resolveOptions("randperm", options, int64, ["generator"]);
   const t = wrap(empty_impl([n], o.dtype, o.device));
-  if (!t.is_meta) write_values_kernel(t._impl, K.randperm(gen(options), n));
+  if (!t.is_meta) {
+    const out = t.dtype === int64 && n < 2 ** 31 ? contiguousOut(t) : null;
+    if (out !== null) randperm_fill_stub.call("cpu", gen(options), out.view as BigInt64Array, out.off, n);
+    else write_values_kernel(t._impl, K.randperm(gen(options), n));
+  }
   return applyRequiresGrad(t, o.requires_grad, "randperm");
 }
 

@@ -9,6 +9,7 @@ import { empty_impl, wrap } from "./core/empty.js";
 import { Tensor } from "./core/Tensor.js";
 import { resolveOptions, pythonTypeName, type TensorOptions } from "./core/TensorOptions.js";
 import { write_values_kernel } from "./cpu/FillKernel.js";
+import { typedView } from "../c10/ElementAccess.js";
 import { applyRequiresGrad } from "./TensorFactories.js";
 
 export type TensorData = number | boolean | Tensor | ArrayLike<number> | readonly TensorData[];
@@ -96,18 +97,83 @@ const intRanges: Partial<Record<ScalarType, [number, number]>> = {
   [ScalarType.Long]: [-(2 ** 63), 2 ** 63 - 1],
 };
 
-function checkIntRange(values: readonly number[], target: dtype, sourceIsInt: boolean): void {
+function checkIntRange(values: ArrayLike<number>, target: dtype, sourceIsInt: boolean): void {
   const range = intRanges[target.scalarType];
   if (!range || !sourceIsInt) return;
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
     if (v < range[0] || v > range[1]) {
       throw new RuntimeError(`value cannot be converted to type ${target.name} without overflow`, { op: "tensor" });
     }
   }
 }
 
+/**
+ * The common case in one pass: nested plain arrays of numbers, every level as long as compute_sizes
+ * found. Returns the row-major values and whether all are integral (int64, else the default dtype,
+ * which is what infer_scalar_type gives for such data), or null for anything else (booleans,
+ * tensors, typed arrays, ragged or empty levels, bad elements) — the general path then runs and
+ * raises PyTorch's errors.
+ */
+function flattenNumbers(data: unknown, sizes: readonly number[]): { values: Float64Array; allInt: boolean } | null {
+  const ndim = sizes.length;
+  if (ndim === 0) return null;
+  let numel = 1;
+  for (const s of sizes) numel *= s;
+  if (numel === 0) return null;
+  const values = new Float64Array(numel);
+  let pos = 0;
+  let allInt = true;
+  const last = sizes[ndim - 1];
+  const walk = (d: unknown, dim: number): boolean => {
+    if (!Array.isArray(d) || d.length !== sizes[dim]) return false;
+    if (dim === ndim - 1) {
+      for (let i = 0; i < last; i++) {
+        const v = d[i];
+        if (typeof v !== "number") return false;
+        values[pos++] = v;
+        if (allInt && !Number.isInteger(v)) allInt = false;
+      }
+      return true;
+    }
+    for (let i = 0; i < d.length; i++) if (!walk(d[i], dim + 1)) return false;
+    return true;
+  };
+  return walk(data, 0) ? { values, allInt } : null;
+}
+
+/** Writes int64 values that are integral doubles into a contiguous BigInt64Array, as two int32 words each. */
+function writeInt64(view: BigInt64Array, off: number, values: Float64Array): boolean {
+  for (let i = 0; i < values.length; i++) if (!Number.isSafeInteger(values[i])) return false; // else the general conversion
+  const o32 = new Int32Array(view.buffer, view.byteOffset, view.length * 2);
+  for (let i = 0, o = 2 * off; i < values.length; i++, o += 2) {
+    const v = values[i];
+    if ((v | 0) === v) {
+      // an int32 value (the common case, and V8's fast store): sign-extended
+      o32[o] = v;
+      o32[o + 1] = v >> 31;
+    } else {
+      const hi = Math.floor(v / 2 ** 32);
+      o32[o] = v - hi * 2 ** 32;
+      o32[o + 1] = hi;
+    }
+  }
+  return true;
+}
+
 export function tensor(data: TensorData, options?: TensorOptions): Tensor {
   const sizes = computeSizes(data);
+  const fast = flattenNumbers(data, sizes);
+  if (fast !== null) {
+    const inferred = fast.allInt ? ScalarType.Long : get_default_dtype().scalarType;
+    const o = resolveOptions("tensor", options, dtypeOf(inferred));
+    checkIntRange(fast.values, o.dtype, fast.allInt);
+    const impl = empty_impl(sizes, o.dtype, o.device);
+    if (!(o.dtype.scalarType === ScalarType.Long && impl.storage.hasData() && writeInt64(typedView(impl.storage, impl.dtype) as BigInt64Array, impl.storage_offset(), fast.values))) {
+      write_values_kernel(impl, fast.values);
+    }
+    return applyRequiresGrad(wrap(impl), o.requires_grad, "tensor");
+  }
   const inferred = inferScalarType(data);
   const o = resolveOptions("tensor", options, dtypeOf(inferred));
   const flat: number[] = [];

@@ -16,6 +16,7 @@
 #include "Loops.h"
 #include "NN.h"
 #include "Pointwise.h"
+#include "Random.h"
 #include "Reduce.h"
 #include "ThreadPool.h"
 #include "cpu_features.h"
@@ -170,6 +171,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitNN(env, exports);
   InitGemm(env, exports);
   InitPointwise(env, exports);
+  InitRandom(env, exports);
   return exports;
 }
 

@@ -41,3 +41,26 @@ describe("torch.tensor rejects bad data with PyTorch's errors", () => {
     expect(() => torch.tensor([1, "a"] as any)).toThrow(torch.TypeError);
   });
 });
+
+describe("nested number arrays (the one-pass path) give what the general path gives", () => {
+  it("int64 values, negative and past 2^32, exactly", () => {
+    const t = torch.tensor([[-3, 2 ** 40 + 5], [-(2 ** 52), 7]]);
+    expect(t.dtype).toBe(torch.int64);
+    expect(t.tolist()).toEqual([[-3, 2 ** 40 + 5], [-(2 ** 52), 7]]);
+    expect(torch.tensor([[2 ** 60]]).tolist()).toEqual([[2 ** 60]]); // beyond 2^53: the BigInt conversion
+  });
+  it("fractions into an explicit int64 truncate toward zero; floats infer the default dtype", () => {
+    expect(torch.tensor([[1.5, -1.5], [-2.7, 0]], { dtype: torch.int64 }).tolist()).toEqual([[1, -1], [-2, 0]]);
+    const f = torch.tensor([[1, 0.5], [2, 3]]);
+    expect(f.dtype).toBe(torch.float32);
+    expect(f.tolist()).toEqual([[1, 0.5], [2, 3]]);
+    expect(torch.tensor([[0.1, NaN]], { dtype: torch.float64 }).tolist()).toEqual([[0.1, NaN]]);
+  });
+  it("mixed booleans, ragged rows and overflow keep the general path's answers", () => {
+    expect(torch.tensor([[true, 1]]).dtype).toBe(torch.int64);
+    expect(torch.tensor([[true, false]]).dtype).toBe(torch.bool);
+    expect(() => torch.tensor([[1, 2], [3, 4, 5]])).toThrow(torch.ValueError);
+    expect(() => torch.tensor([[300]], { dtype: torch.int8 })).toThrow("value cannot be converted to type int8 without overflow");
+    expect(torch.tensor([[-1]], { dtype: torch.uint8 }).tolist()).toEqual([[255]]);
+  });
+});

@@ -98,6 +98,19 @@ export class CPUGeneratorImpl {
     return this.engine_.random();
   }
 
+  /** out[at .. at+n) = the next n 32-bit draws (n calls of random(), in one loop). */
+  fill(out: Uint32Array, at: number, n: number): void {
+    this.engine_.fill(out, at, n);
+  }
+
+  /**
+   * The engine's live state words (mt19937.stateArray()): what a native kernel advances in place.
+   * manual_seed and set_state install a new engine, so fetch it for every call.
+   */
+  engineState(): Uint32Array {
+    return this.engine_.stateArray();
+  }
+
   /**
    * One 64-bit draw: the first 32-bit draw is the high word, the second the low word
    * (detail::make64BitsFrom32Bits). Hot loops call random() twice instead of building a BigInt;

@@ -13,6 +13,11 @@ const LMASK = 0x7fffffff;
 
 const U64_MASK = (1n << 64n) - 1n;
 
+/** Words of mt19937.stateArray(): the 624 state words, `left_` at MT_LEFT, `next_` at MT_NEXT. */
+export const MT_STATE_WORDS = MERSENNE_STATE_N + 2;
+export const MT_LEFT = MERSENNE_STATE_N;
+export const MT_NEXT = MERSENNE_STATE_N + 1;
+
 /** The engine's plain data, as PyTorch's `mt19937_data_pod` (used by get_state/set_state). */
 export interface mt19937_data_pod {
   /** The full 64-bit seed (only its low 32 bits reach the state). */
@@ -25,10 +30,27 @@ export interface mt19937_data_pod {
 
 export class mt19937 {
   private seed_ = 0n;
-  private left_ = 1;
   private seeded_ = false;
-  private next_ = 0;
-  private readonly state_ = new Uint32Array(MERSENNE_STATE_N);
+  /**
+   * The 624 state words, then `left_` (word 624) and `next_` (word 625): the whole moving state in
+   * one typed array, so the native kernels (native/cpu/Random.cc) advance this very array and their
+   * draws interleave with the TypeScript ones. Read it through stateArray() only to hand it to them.
+   */
+  private readonly st_ = new Uint32Array(MT_STATE_WORDS);
+  private readonly state_ = this.st_.subarray(0, MERSENNE_STATE_N);
+
+  private get left_(): number {
+    return this.st_[MT_LEFT] | 0;
+  }
+  private set left_(v: number) {
+    this.st_[MT_LEFT] = v;
+  }
+  private get next_(): number {
+    return this.st_[MT_NEXT];
+  }
+  private set next_(v: number) {
+    this.st_[MT_NEXT] = v;
+  }
 
   constructor(seed: bigint | number = 5489n) {
     this.init_with_uint32(BigInt(seed) & U64_MASK);
@@ -57,14 +79,60 @@ export class mt19937 {
 
   /** The next 32-bit output, as an unsigned integer in [0, 2^32). PyTorch's `operator()`. */
   random(): number {
-    if (--this.left_ === 0) this.next_state();
-    let y = this.state_[this.next_++];
+    const st = this.st_;
+    const left = (st[MT_LEFT] | 0) - 1;
+    if (left === 0) this.next_state();
+    else st[MT_LEFT] = left;
+    const next = st[MT_NEXT];
+    st[MT_NEXT] = next + 1;
+    let y = st[next];
     // Tempering.
     y ^= y >>> 11;
     y ^= (y << 7) & 0x9d2c5680;
     y ^= (y << 15) & 0xefc60000;
     y ^= y >>> 18;
     return y >>> 0;
+  }
+
+  /**
+   * out[at .. at+n) = the next n outputs of random(), in order: the same stream as n calls, in one
+   * tight loop (the bulk kernels draw their words here first, as PyTorch's loops call the engine).
+   */
+  fill(out: Uint32Array, at: number, n: number): void {
+    const st = this.st_;
+    let left = st[MT_LEFT] | 0;
+    let next = st[MT_NEXT];
+    let i = at;
+    const end = at + n;
+    while (i < end) {
+      // random() decrements left_ first and regenerates the block when it reaches 0
+      if (left === 1) {
+        this.next_state();
+        left = MERSENNE_STATE_N + 1;
+        next = 0;
+      }
+      const k = Math.min(left - 1, end - i);
+      const stop = i + k;
+      while (i < stop) {
+        let y = st[next++];
+        y ^= y >>> 11;
+        y ^= (y << 7) & 0x9d2c5680;
+        y ^= (y << 15) & 0xefc60000;
+        y ^= y >>> 18;
+        out[i++] = y;
+      }
+      left -= k;
+    }
+    st[MT_LEFT] = left;
+    st[MT_NEXT] = next;
+  }
+
+  /**
+   * The live state (MT_STATE_WORDS words: state, left_, next_), for the native kernels to advance
+   * in place. Not a copy: writes change this engine.
+   */
+  stateArray(): Uint32Array {
+    return this.st_;
   }
 
   clone(): mt19937 {

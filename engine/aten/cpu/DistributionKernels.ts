@@ -39,7 +39,7 @@ import {
   uniform_int_full_range,
   wrapInt64,
 } from "../core/DistributionsHelper.js";
-import { log256_ps, sincos256_ps } from "./avx_mathfun.js";
+import { log256_ps, sincos256_ps, sincos256_ps_to } from "./avx_mathfun.js";
 import { topk_row } from "./TopKImpl.js";
 import { RuntimeError } from "../../c10/Errors.js";
 
@@ -122,6 +122,16 @@ export function cppDouble(x: number): string {
 
 /** Tensor.uniform_(from, to): uniform_impl_ checks, then uniform_kernel. */
 export function uniform_(gen: CPUGeneratorImpl, n: number, dtype: RandomDtype, from = 0, to = 1): Float64Array {
+  check_uniform_bounds(dtype, from, to);
+  // The kernel casts the bounds to the tensor's type before sampling.
+  const sample = uniform_real_distribution(dtype, castToFloatDtype(dtype, from), castToFloatDtype(dtype, to));
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = castToFloatDtype(dtype, sample(gen));
+  return out;
+}
+
+/** uniform_impl_'s checks (DistributionTemplates.h), with PyTorch's texts. */
+export function check_uniform_bounds(dtype: RandomDtype, from: number, to: number): asserts dtype is FloatDtype {
   requireFloat(dtype, "check_uniform_bounds");
   const max = FLOAT_MAX[dtype];
   if (!(from >= -max && from <= max)) throw new RuntimeError(`from is out of bounds for ${TYPEMETA_NAME[dtype]}`);
@@ -135,11 +145,6 @@ export function uniform_(gen: CPUGeneratorImpl, n: number, dtype: RandomDtype, f
         `but found to=${cppDouble(to)} and from=${cppDouble(from)} which result in to-from to exceed the limit`,
     );
   }
-  // The kernel casts the bounds to the tensor's type before sampling.
-  const sample = uniform_real_distribution(dtype, castToFloatDtype(dtype, from), castToFloatDtype(dtype, to));
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = castToFloatDtype(dtype, sample(gen));
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,8 +171,7 @@ export function normal_(
   std = 1,
   contiguous = true,
 ): Float64Array {
-  if (!(std >= 0.0)) throw new RuntimeError(`normal expects std >= 0.0, but found std ${cppDouble(std)}`);
-  requireFloat(dtype, "normal_kernel_cpu");
+  check_normal(dtype, std);
   if (n >= 16 && contiguous) {
     if (dtype === "float32") return normal_fill_AVX2(gen, n, fround(mean), fround(std));
     return normal_fill(gen, n, dtype, castToFloatDtype(dtype, mean), castToFloatDtype(dtype, std));
@@ -175,6 +179,12 @@ export function normal_(
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = castToFloatDtype(dtype, normal_distribution_double(gen, mean, std));
   return out;
+}
+
+/** normal_'s checks (std >= 0, a floating dtype), with PyTorch's texts. */
+export function check_normal(dtype: RandomDtype, std: number): asserts dtype is FloatDtype {
+  if (!(std >= 0.0)) throw new RuntimeError(`normal expects std >= 0.0, but found std ${cppDouble(std)}`);
+  requireFloat(dtype, "normal_kernel_cpu");
 }
 
 /** The shared shape of normal_fill and normal_fill_AVX2. */
@@ -356,7 +366,7 @@ function random_from_to_kernel(gen: CPUGeneratorImpl, n: number, dtype: RandomDt
 }
 
 /** The checked [from, to) range of random_(from, to), as (range, base). */
-function from_to_range(dtype: RandomDtype, low: Int64Like, high: Int64Like): [bigint, bigint] {
+export function from_to_range(dtype: RandomDtype, low: Int64Like, high: Int64Like): [bigint, bigint] {
   let from = toBig(low);
   let to = toBig(high);
   if (!(from < to)) throw new RuntimeError(`random_ expects 'from' to be less than 'to', but got from=${from} >= to=${to}`);
@@ -673,4 +683,161 @@ function multinomial_with_replacement(
     }
   }
   return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contiguous fills: the same streams as the kernels above, written straight into a tensor's typed
+// array (elements out[off .. off+n)) in tight loops. The 32-bit words are drawn in blocks with
+// gen.fill() — the same words in the same order as one gen.random() per draw. These are the
+// TypeScript implementations of the random DispatchStubs (native/random/RandomStubs.ts); the
+// callers have already run the argument checks above.
+
+const WORD_BLOCK = 4096;
+let wordScratch = new Uint32Array(WORD_BLOCK);
+
+function words(count: number): Uint32Array {
+  if (wordScratch.length < count) wordScratch = new Uint32Array(count);
+  return wordScratch;
+}
+
+const TWO_POW_M24 = 2 ** -24;
+const TWO_POW_M53 = 2 ** -53;
+
+/** uniform_kernel for float32 into a Float32Array: uniform_real<float> of one word each. */
+export function uniform_fill_float(gen: CPUGeneratorImpl, out: Float32Array, off: number, n: number, from: number, to: number): void {
+  const range = fround(fround(to) - fround(from));
+  const f = fround(from);
+  const unit = f === 0 && range === 1;
+  const w = words(WORD_BLOCK);
+  for (let i = 0; i < n; i += WORD_BLOCK) {
+    const k = Math.min(WORD_BLOCK, n - i);
+    gen.fill(w, 0, k);
+    const o = off + i;
+    if (unit) for (let j = 0; j < k; j++) out[o + j] = (w[j] & 0xffffff) * TWO_POW_M24;
+    else for (let j = 0; j < k; j++) out[o + j] = fmaf((w[j] & 0xffffff) * TWO_POW_M24, range, f);
+  }
+}
+
+/** uniform_kernel for float64 into a Float64Array: uniform_real<double> of one 64-bit draw each. */
+export function uniform_fill_double(gen: CPUGeneratorImpl, out: Float64Array, off: number, n: number, from: number, to: number): void {
+  const range = to - from;
+  const unit = from === 0 && range === 1;
+  const w = words(WORD_BLOCK);
+  const half = WORD_BLOCK >> 1;
+  for (let i = 0; i < n; i += half) {
+    const k = Math.min(half, n - i);
+    gen.fill(w, 0, 2 * k);
+    const o = off + i;
+    for (let j = 0; j < k; j++) {
+      const u = ((w[2 * j] & 0x1fffff) * TWO_POW_32 + w[2 * j + 1]) * TWO_POW_M53;
+      out[o + j] = unit ? u : fma(u, range, from);
+    }
+  }
+}
+
+const sc = new Float64Array(2);
+
+/**
+ * normal_fill_AVX2 (float32, n >= 16) into a Float32Array: all n uniforms first, Box-Muller on
+ * blocks of 16, the last 16 redrawn when n % 16 != 0 — normal_fill_AVX2 above, without the
+ * intermediate arrays.
+ */
+export function normal_fill_float(gen: CPUGeneratorImpl, out: Float32Array, off: number, n: number, mean: number, std: number): void {
+  mean = fround(mean);
+  std = fround(std);
+  uniform_fill_float(gen, out, off, n, 0, 1);
+  const block = (b: number) => {
+    for (let j = 0; j < 8; j++) {
+      const u1 = fround(1 - out[b + j]);
+      const u2 = out[b + j + 8];
+      const radius = fround(Math.sqrt(fround(-2 * log256_ps(u1))));
+      sincos256_ps_to(fround(TWO_PI_F * u2), sc);
+      out[b + j] = fmaf(fround(radius * sc[1]), std, mean);
+      out[b + j + 8] = fmaf(fround(radius * sc[0]), std, mean);
+    }
+  };
+  for (let i = 0; i < n - 15; i += 16) block(off + i);
+  if (n % 16 !== 0) {
+    const base = off + n - 16;
+    uniform_fill_float(gen, out, base, 16, 0, 1);
+    block(base);
+  }
+}
+
+/**
+ * random_from_to_kernel's 32-bit path — (word % range) + base, range < 2^32 — into int64 (a
+ * BigInt64Array, written as two int32 words per element), int32, float32 or float64 outputs.
+ * Returns false for the other cases (64-bit draws, a base beyond 2^52, other dtypes).
+ */
+export function random_from_to_fill(
+  gen: CPUGeneratorImpl,
+  out: BigInt64Array | Int32Array | Float32Array | Float64Array,
+  off: number,
+  n: number,
+  range: number,
+  base: number,
+): void {
+  const w = words(WORD_BLOCK);
+  if (out instanceof BigInt64Array) {
+    const o32 = new Int32Array(out.buffer, out.byteOffset, out.length * 2);
+    for (let i = 0; i < n; i += WORD_BLOCK) {
+      const k = Math.min(WORD_BLOCK, n - i);
+      gen.fill(w, 0, k);
+      let o = 2 * (off + i);
+      for (let j = 0; j < k; j++, o += 2) {
+        const v = (w[j] % range) + base; // exact: |v| < 2^53
+        if ((v | 0) === v) {
+          o32[o] = v; // an int32 value: low word, then the sign extension (little-endian)
+          o32[o + 1] = v >> 31;
+        } else {
+          const hi = Math.floor(v / TWO_POW_32);
+          o32[o] = v - hi * TWO_POW_32;
+          o32[o + 1] = hi;
+        }
+      }
+    }
+    return;
+  }
+  for (let i = 0; i < n; i += WORD_BLOCK) {
+    const k = Math.min(WORD_BLOCK, n - i);
+    gen.fill(w, 0, k);
+    const o = off + i;
+    // typed-array stores convert as static_cast<scalar_t>(int64) does for these (int32 wraps, floats round)
+    if (out instanceof Int32Array) for (let j = 0; j < k; j++) out[o + j] = wrapToInt32((w[j] % range) + base);
+    else for (let j = 0; j < k; j++) out[o + j] = (w[j] % range) + base;
+  }
+}
+
+function wrapToInt32(v: number): number {
+  // v may exceed 2^32 when the base does: ToInt32 on a double is the modular wrap
+  return v | 0;
+}
+
+/** Whether random_from_to_fill handles (dtype, range, base). */
+export function random_from_to_fillable(dtype: RandomDtype, range: bigint, base: bigint): boolean {
+  if (dtype !== "int64" && dtype !== "int32" && dtype !== "float32" && dtype !== "float64") return false;
+  return !uses_random64_for_range(dtype, range) && base >= -(2n ** 52n) && base <= 2n ** 52n;
+}
+
+/** randperm_cpu into an int64 BigInt64Array (two int32 words each): Fisher-Yates from the front. */
+export function randperm_fill(gen: CPUGeneratorImpl, out: BigInt64Array, off: number, n: number): void {
+  const r = n <= 2 ** 31 ? new Int32Array(n) : null;
+  if (r === null) throw new RuntimeError("randperm_fill: n >= 2^31");
+  for (let i = 0; i < n; i++) r[i] = i;
+  const w = words(WORD_BLOCK);
+  for (let i = 0; i < n - 1; ) {
+    const k = Math.min(WORD_BLOCK, n - 1 - i);
+    gen.fill(w, 0, k);
+    for (let j = 0; j < k; j++, i++) {
+      const z = w[j] % (n - i);
+      const sav = r[i];
+      r[i] = r[z + i];
+      r[z + i] = sav;
+    }
+  }
+  const o32 = new Int32Array(out.buffer, out.byteOffset, out.length * 2);
+  for (let i = 0, o = 2 * off; i < n; i++, o += 2) {
+    o32[o] = r[i];
+    o32[o + 1] = 0;
+  }
 }

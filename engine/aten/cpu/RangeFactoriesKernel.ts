@@ -44,8 +44,45 @@ function serialKernelVec(n: number, lanes: number, scalarAt: (i: number) => numb
   return out;
 }
 
+/** Where serialKernelVec's vector part ends: whole chunks of two vectors. */
+const vectorEnd = (n: number, lanes: number) => Math.floor(n / (2 * lanes)) * 2 * lanes;
+
+/**
+ * arange for float32 / float64 written straight into the tensor's array (out[off .. off+size); a
+ * Float32Array store rounds like static_cast<float>): the loop of serialKernelVec written out, no
+ * closures per element. With integral start and step whose values stay below 2^52,
+ * fma(step, i, start) is exact in double and plain arithmetic gives it.
+ */
+export function arange_float_into(
+  t: ScalarType.Float | ScalarType.Double,
+  start: number,
+  step: number,
+  size: number,
+  out: Float32Array | Float64Array,
+  off: number,
+): void {
+  const lanes = vectorLanes(t);
+  const r = t === ScalarType.Float ? Math.fround : (x: number) => x;
+  const exact = Number.isInteger(start) && Number.isInteger(step) && Math.abs(start) + Math.abs(step) * (size + 2 * lanes) <= 2 ** 52;
+  const vend = vectorEnd(size, lanes);
+  for (let f = 0; f < vend; f += lanes) {
+    const base = r(exact ? step * f + start : fma(step, f, start));
+    const o = off + f;
+    if (exact) for (let j = 0; j < lanes; j++) out[o + j] = j * step + base;
+    else for (let j = 0; j < lanes; j++) out[o + j] = fma(j, step, base);
+  }
+  for (let i = vend; i < size; i++) out[off + i] = exact ? step * i + start : fma(step, i, start);
+}
+
+function arange_float(t: ScalarType.Float | ScalarType.Double, start: number, step: number, size: number): Float64Array {
+  const out = t === ScalarType.Float ? new Float32Array(size) : new Float64Array(size);
+  arange_float_into(t, start, step, size, out, 0);
+  return out instanceof Float64Array ? out : Float64Array.from(out);
+}
+
 /** arange: start + step * idx in the accumulate type (double for floating, int64 for integral), then cast. */
 export function arange_kernel(t: ScalarType, start: number, step: number, size: number): Float64Array {
+  if (t === ScalarType.Float || t === ScalarType.Double) return arange_float(t, start, step, size);
   const cast = (x: number) => (isFloatType(t) ? roundToScalarType(t, x) : Math.trunc(x));
   if (t === ScalarType.Half || t === ScalarType.BFloat16) {
     // the accumulate type of half and bfloat16 is float
@@ -79,10 +116,57 @@ export function linspace_kernel(t: ScalarType, start: number, end: number, steps
     const at = (i: number) => (i < halfway ? round(s + round(step * i)) : round(e - round(step * (steps - i - 1))));
     return serialKernelVec(steps, vectorLanes(t), at, (base, j) => round(base + round(j * step)));
   }
-  const fmaT = t === ScalarType.Float ? fmaf : fma;
+  if (t === ScalarType.Float || t === ScalarType.Double) return linspace_float(t, s, e, steps, step, halfway);
+  const fmaT = fma; // integral dtypes: step in double
   const scalarAt = (idx: number) => cast(idx < halfway ? fmaT(step, idx, s) : fmaT(-step, steps - idx - 1, e));
   // lanes: j*step rounded, then added and rounded (no contraction here in PyTorch's build)
   return serialKernelVec(steps, vectorLanes(t), scalarAt, (base, j) => cast(round(base + round(j * step))));
+}
+
+/** linspace_kernel for float32 / float64 (s, e, step already in the dtype), serialKernelVec written out. */
+function linspace_float(t: ScalarType.Float | ScalarType.Double, s: number, e: number, steps: number, step: number, halfway: number): Float64Array {
+  const out = t === ScalarType.Float ? new Float32Array(steps) : new Float64Array(steps);
+  linspace_float_fill(t, s, e, steps, step, halfway, out, 0);
+  return out instanceof Float64Array ? out : Float64Array.from(out);
+}
+
+/** linspace for float32 / float64 straight into the tensor's array (out[off .. off+steps)). */
+export function linspace_float_into(t: ScalarType.Float | ScalarType.Double, start: number, end: number, steps: number, out: Float32Array | Float64Array, off: number): void {
+  const round = t === ScalarType.Float ? Math.fround : (x: number) => x;
+  const s = round(start);
+  const e = round(end);
+  if (steps === 1) {
+    out[off] = s;
+    return;
+  }
+  const step = round(round(e - s) / (steps - 1));
+  linspace_float_fill(t, s, e, steps, step, Math.floor(steps / 2), out, off);
+}
+
+function linspace_float_fill(
+  t: ScalarType.Float | ScalarType.Double,
+  s: number,
+  e: number,
+  steps: number,
+  step: number,
+  halfway: number,
+  out: Float32Array | Float64Array,
+  off: number,
+): void {
+  const lanes = vectorLanes(t);
+  const float = t === ScalarType.Float;
+  const scalarAt = float
+    ? (idx: number) => (idx < halfway ? fmaf(step, idx, s) : fmaf(-step, steps - idx - 1, e))
+    : (idx: number) => (idx < halfway ? fma(step, idx, s) : fma(-step, steps - idx - 1, e));
+  const vend = vectorEnd(steps, lanes);
+  for (let f = 0; f < vend; f += lanes) {
+    const base = scalarAt(f);
+    const o = off + f;
+    // lanes: j*step rounded, then added and rounded (no contraction here in PyTorch's build)
+    if (float) for (let j = 0; j < lanes; j++) out[o + j] = base + Math.fround(j * step);
+    else for (let j = 0; j < lanes; j++) out[o + j] = base + j * step;
+  }
+  for (let i = vend; i < steps; i++) out[off + i] = scalarAt(i);
 }
 
 /**

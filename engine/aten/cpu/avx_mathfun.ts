@@ -69,6 +69,13 @@ const COSCOF_P2 = fround(4.166664568298827e-2);
 
 /** sincos256_ps for one lane: [sin(x), cos(x)] of a float, Cephes-style (accurate for |x| < 8192). */
 export function sincos256_ps(x: number): [number, number] {
+  const out = new Float64Array(2);
+  sincos256_ps_to(x, out);
+  return [out[0], out[1]];
+}
+
+/** sincos256_ps writing sin to out[0] and cos to out[1] (no array per call, for the hot loops). */
+export function sincos256_ps_to(x: number, out: Float64Array): void {
   let signSin = x < 0 || Object.is(x, -0);
   x = Math.abs(x);
   // j = (int(x * 4/pi) + 1) & ~1: the octant, rounded to even
@@ -99,5 +106,6 @@ export function sincos256_ps(x: number): [number, number] {
   let c = polyIsSin ? yc : ys;
   if (signSin) s = -s;
   if (signCos) c = -c;
-  return [s, c];
+  out[0] = s;
+  out[1] = c;
 }

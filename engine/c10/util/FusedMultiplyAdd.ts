@@ -45,10 +45,24 @@ export function twoProduct(a: number, b: number): [number, number] {
 export function fma(a: number, b: number, c: number): number {
   const prod = a * b;
   if (prod === 0 || c === 0 || !Number.isFinite(prod) || !Number.isFinite(c) || Math.abs(prod) < 2 ** -900) return prod + c;
-  const [p, e] = twoProduct(a, b);
-  const [s, t] = twoSum(p, c);
-  const [u, v] = twoSum(t, e);
-  const [r, w] = twoSum(s, u); // exact result = r + w + v, and r = round(r + w)
+  // twoProduct(a, b), then twoSum(p, c), twoSum(t, e), twoSum(s, u), inlined (no arrays per call)
+  const p = prod;
+  const ta = 134217729 * a; // 2^27 + 1 splits a double into two 26-bit halves
+  const ah = ta - (ta - a);
+  const al = a - ah;
+  const tb = 134217729 * b;
+  const bh = tb - (tb - b);
+  const bl = b - bh;
+  const e = ah * bh - p + ah * bl + al * bh + al * bl; // a * b === p + e exactly
+  const s = p + c;
+  const b1 = s - p;
+  const t = p - (s - b1) + (c - b1); // p + c === s + t
+  const u = t + e;
+  const b2 = u - t;
+  const v = t - (u - b2) + (e - b2); // t + e === u + v
+  const r = s + u;
+  const b3 = r - s;
+  const w = s - (r - b3) + (u - b3); // s + u === r + w; exact result = r + w + v, and r = round(r + w)
   if (v === 0 || w === 0) return r;
   // r + w is a tie between r and its neighbour: v decides which side the exact value is on.
   const other = nextDouble(r, w > 0);
@@ -58,7 +72,11 @@ export function fma(a: number, b: number, c: number): number {
 
 /** std::fma for floats (a, b, c are float values): the product is exact in double. */
 export function fmaf(a: number, b: number, c: number): number {
-  const [s, t] = twoSum(a * b, c); // exact result = s + t
+  // TwoSum of (a * b, c) inlined (no array per call: the random kernels call this per element)
+  const p = a * b;
+  const s = p + c;
+  const bb = s - p;
+  const t = p - (s - bb) + (c - bb); // exact result = s + t
   const r = Math.fround(s);
   if (r === s || t === 0) return r;
   // Only when s sits exactly halfway between two floats can t change the float rounding.

@@ -53,6 +53,11 @@ export interface NativeAddon {
   // native/cpu/Conv.cc
   conv2d(dtype: number, meta: Float64Array, out: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView, bias: ArrayBufferView | null): boolean;
   conv2d_backward(dtype: number, meta: Float64Array, gradInput: ArrayBufferView | null, gradWeight: ArrayBufferView | null, gradBias: ArrayBufferView | null, gradOutput: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView): boolean;
+  // native/cpu/Random.cc: each advances `state` (mt19937.stateArray()) in place; false declines
+  rng_uniform(state: Uint32Array, out: Float32Array | Float64Array, off: number, n: number, from: number, to: number): boolean;
+  rng_normal(state: Uint32Array, out: Float32Array, off: number, n: number, mean: number, std: number): boolean;
+  rng_random_from_to(state: Uint32Array, out: BigInt64Array | Int32Array | Float32Array | Float64Array, off: number, n: number, range: number, base: number): boolean;
+  rng_randperm(state: Uint32Array, out: BigInt64Array, off: number, n: number): boolean;
 }
 
 /** Which GEMM the addon runs (Gemm.cc): CBLAS when linked and chosen, else the own blocked GEMM. */

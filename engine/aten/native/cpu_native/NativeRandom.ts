@@ -1,0 +1,19 @@
+// The native random kernels (native/cpu/Random.cc) under the bulk random stubs (native/random/RandomStubs.ts):
+// torch.rand / uniform_ (float32, float64), torch.randn / normal_ (float32, n >= 16: normal_fill_AVX2),
+// torch.randint / random_(from, to) with a range below 2^32 (int64, int32, float32, float64) and
+// torch.randperm (int64). The addon advances the generator's own state array (mt19937.stateArray()),
+// so its draws and the TypeScript ones form one stream, and get_rng_state / set_rng_state see both.
+// Where the addon declines (an invalid state, an unexpected array), the TypeScript kernel runs.
+
+import type { NativeAddon } from "./NativeBackend.js";
+import { uniform_fill_stub, normal_fill_stub, random_from_to_fill_stub, randperm_fill_stub } from "../random/RandomStubs.js";
+
+export function registerRandomKernels(addon: NativeAddon): void {
+  if (typeof addon.rng_uniform !== "function") return; // an addon built before Random.cc: the TypeScript kernels run
+  uniform_fill_stub.register("native", (gen, out, off, n, from, to) => addon.rng_uniform(gen.engineState(), out, off, n, from, to));
+  normal_fill_stub.register("native", (gen, out, off, n, mean, std) => addon.rng_normal(gen.engineState(), out, off, n, mean, std));
+  random_from_to_fill_stub.register("native", (gen, out, off, n, range, base) =>
+    addon.rng_random_from_to(gen.engineState(), out, off, n, range, base),
+  );
+  randperm_fill_stub.register("native", (gen, out, off, n) => addon.rng_randperm(gen.engineState(), out, off, n));
+}
