@@ -21,13 +21,16 @@ import { set_native_backend } from "../DispatchStub.js";
 
 /** The addon's exports (native/cpu/addon.cc). */
 export interface NativeAddon {
-  alloc(nbytes: number): ArrayBuffer;
+  /** zero false: a reused block keeps its old bytes (torch.empty, iterator outputs); default true. */
+  alloc(nbytes: number, zero?: boolean): ArrayBuffer;
   /** Detaches the buffer now; a block of alloc's goes back to the cache (native/cpu/Allocator.cc). */
   free(buffer: ArrayBuffer): boolean;
   /** [live bytes, live blocks, cached bytes, eager frees, total allocations, cache hits, peak live bytes] */
   allocator_stats(): number[];
   empty_cache(): void;
   set_allocator_cache(on: boolean): void;
+  /** The allocation volume between the scavenges alloc asks for (0: none); returns the previous one. */
+  set_allocator_young_gc(bytes: number): number;
   binary(op: number, dtype: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b: ArrayBufferView, alpha: number): boolean;
   unary(op: number, dtype: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView): boolean;
   sum(dtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
@@ -78,6 +81,9 @@ export interface NativeAddonStatus {
   total_allocations: number;
   cache_hits: number;
   alignment: number;
+  /** Young collections alloc asked for (one per young_gc_bytes allocated, native/cpu/Allocator.cc). */
+  young_gcs: number;
+  young_gc_bytes: number;
   /** "cblas" or "own": the GEMM behind mm/bmm/conv (Gemm.cc) */
   blas: "cblas" | "own";
   gemm: NativeBlasInfo;
@@ -149,7 +155,7 @@ export const nativeSizePolicy = { minNumel: Number(process.env.GLASSTORCH_NATIVE
 
 /**
  * The CPU allocator on native memory (c10's DefaultCPUAllocator, native/cpu/Allocator.cc): 64-byte
- * aligned, zeroed, from a cache of freed blocks; V8 counts them as external memory, so garbage
+ * aligned, zeroed unless the caller writes every byte first (uninitialized), from a cache of freed blocks; V8 counts them as external memory, so garbage
  * collection sees them, and a block comes back either when the collector drops its ArrayBuffer or at
  * once through free() (Storage.release, where the engine holds the last reference). Small blocks stay
  * V8 ArrayBuffers: below 4 KiB crossing into the addon costs more than it saves (bench/native_alloc.mjs);
@@ -160,11 +166,11 @@ let nextAddress = 0x7f0000000000 / 1024;
 
 class NativeCPUAllocator implements Allocator {
   constructor(private readonly addon: NativeAddon) {}
-  allocate(nbytes: number): DataPtr {
+  allocate(nbytes: number, uninitialized = false): DataPtr {
     const address = nextAddress;
     nextAddress += Math.ceil(Math.max(nbytes, 1) / 64) * 64;
-    const buffer = nbytes < SMALL_ALLOCATION ? new ArrayBuffer(nbytes) : this.addon.alloc(nbytes);
-    return { buffer, address, zeroed: true };
+    if (nbytes < SMALL_ALLOCATION) return { buffer: new ArrayBuffer(nbytes), address, zeroed: true };
+    return { buffer: this.addon.alloc(nbytes, !uninitialized), address, zeroed: !uninitialized };
   }
   free(dataPtr: DataPtr): void {
     if (dataPtr.buffer !== null) this.addon.free(dataPtr.buffer);
