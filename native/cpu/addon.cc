@@ -13,6 +13,7 @@
 
 #include "GemmAddon.h"
 #include "Allocator.h"
+#include "Fill.h"
 #include "Loops.h"
 #include "NN.h"
 #include "Pointwise.h"
@@ -170,6 +171,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitNN(env, exports);
   InitGemm(env, exports);
   InitPointwise(env, exports);
+  InitFill(env, exports);
   return exports;
 }
 

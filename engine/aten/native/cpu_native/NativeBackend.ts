@@ -51,6 +51,8 @@ export interface NativeAddon {
   blas_info(): NativeBlasInfo;
   // native/cpu/Conv.cc
   conv2d(dtype: number, meta: Float64Array, out: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView, bias: ArrayBufferView | null): boolean;
+  /** native/cpu/Fill.cc: elements [offset, offset + numel) of view become pattern's bytes (parallel); false if it declines. */
+  fill_bytes(view: ArrayBufferView, offset: number, numel: number, pattern: Uint8Array): boolean;
   conv2d_backward(dtype: number, meta: Float64Array, gradInput: ArrayBufferView | null, gradWeight: ArrayBufferView | null, gradBias: ArrayBufferView | null, gradOutput: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView): boolean;
 }
 
@@ -84,6 +86,8 @@ export interface NativeAddonStatus {
   /** Young collections alloc asked for (one per young_gc_bytes allocated, native/cpu/Allocator.cc). */
   young_gcs: number;
   young_gc_bytes: number;
+  /** GLASSTORCH_ALLOC_POISON=1: uninitialised blocks are filled with 0xff bytes (the tests' audit of empty's callers). */
+  poison: boolean;
   /** "cblas" or "own": the GEMM behind mm/bmm/conv (Gemm.cc) */
   blas: "cblas" | "own";
   gemm: NativeBlasInfo;

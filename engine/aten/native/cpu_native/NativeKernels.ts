@@ -21,6 +21,7 @@ import { nativeAddon, type NativeAddon } from "./NativeBackend.js";
 import { registerNNKernels } from "./NativeNN.js";
 import { registerGemmKernels } from "./NativeGemm.js";
 import { registerPointwiseKernels } from "./NativePointwise.js";
+import { registerFillKernels } from "./NativeFill.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -161,6 +162,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerNNKernels(addon);
   registerGemmKernels(addon);
   registerPointwiseKernels(addon);
+  registerFillKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);
