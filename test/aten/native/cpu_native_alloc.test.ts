@@ -74,7 +74,7 @@ describe("a freed block is reused at once", () => {
       freeBlockHolding(n, 7.5);
     }
     expect(stats().cache_hits).toBeGreaterThanOrEqual(hits + 3);
-  });
+  }, 30_000);
 
   nativeAlloc("zeros / ones / full and their _like forms never see a freed block's bytes", () => {
     const n = freshSize();
@@ -96,7 +96,7 @@ describe("a freed block is reused at once", () => {
       expect(allEqual(t, v), name).toBe(true);
       t._impl.storage.release();
     }
-  });
+  }, 30_000);
 
   nativeAlloc("a storage that other code accumulates into stays zeroed (empty_impl's default)", () => {
     // the padding backward accumulates into a fresh grad_input (PaddingBackward.ts)
@@ -111,7 +111,7 @@ describe("a freed block is reused at once", () => {
     const y2 = torch.nn.functional.pad(x, [1, 1, 1, 1], "reflect");
     y2.sum().backward();
     expect(torch.equal(x.grad!, expected)).toBe(true);
-  });
+  }, 30_000);
 });
 
 describe("young collections on allocation volume", () => {
