@@ -166,6 +166,8 @@ export const nativeSizePolicy = { minNumel: Number(process.env.GLASSTORCH_NATIVE
  * free() detaches those too, which frees them at once.
  */
 const SMALL_ALLOCATION = 4096;
+/** GLASSTORCH_ALLOC_POISON=1 (native/cpu/Allocator.cc): uninitialised storages are filled with 0xff bytes. */
+const POISON = process.env.GLASSTORCH_ALLOC_POISON === "1";
 let nextAddress = 0x7f0000000000 / 1024;
 
 class NativeCPUAllocator implements Allocator {
@@ -173,7 +175,12 @@ class NativeCPUAllocator implements Allocator {
   allocate(nbytes: number, uninitialized = false): DataPtr {
     const address = nextAddress;
     nextAddress += Math.ceil(Math.max(nbytes, 1) / 64) * 64;
-    if (nbytes < SMALL_ALLOCATION) return { buffer: new ArrayBuffer(nbytes), address, zeroed: true };
+    if (nbytes < SMALL_ALLOCATION) {
+      const buffer = new ArrayBuffer(nbytes);
+      // the audit mode covers small storages too: an uninitialised one reads as 0xff bytes
+      if (uninitialized && POISON) new Uint8Array(buffer).fill(0xff);
+      return { buffer, address, zeroed: !(uninitialized && POISON) };
+    }
     return { buffer: this.addon.alloc(nbytes, !uninitialized), address, zeroed: !uninitialized };
   }
   free(dataPtr: DataPtr): void {
