@@ -14,7 +14,12 @@ export interface DataPtr {
 }
 
 export interface Allocator {
-  allocate(nbytes: number): DataPtr;
+  /**
+   * `uninitialized`: the caller writes every byte before reading any (torch.empty, a TensorIterator's
+   * output), so the allocator may hand out a reused block without clearing it, as c10's never clears.
+   * The DataPtr's `zeroed` says what the caller got.
+   */
+  allocate(nbytes: number, uninitialized?: boolean): DataPtr;
   /**
    * Gives the memory back now, not at the next garbage collection (Storage.release, when the engine
    * holds the last reference). The buffer is detached where the runtime allows it, so a stale view

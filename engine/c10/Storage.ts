@@ -46,9 +46,10 @@ export class Storage {
     readonly allocator: Allocator,
     readonly device: device,
     readonly resizable = true,
+    uninitialized = false,
   ) {
     this.nbytes_ = nbytes;
-    this.dataPtr_ = allocator.allocate(nbytes);
+    this.dataPtr_ = allocator.allocate(nbytes, uninitialized);
     this.serial = ++storagesAllocated;
     if (birthScope !== null) birthScope.push(this);
   }

@@ -16,6 +16,19 @@
 // blocks without napi_adjust_external_memory.
 // Under V8's sandbox (Electron) external backing stores are not allowed: there the buffers are V8's
 // own (napi_create_arraybuffer) and free() still detaches them, which frees them at once.
+//
+// Uninitialised blocks (alloc(n, false)): torch.empty and the outputs a TensorIterator allocates (every
+// element is written by the kernel) skip the memset, as c10's allocator never clears. A block is only
+// ever reused after its ArrayBuffer is dead or detached, so stale bytes can reach only a tensor whose
+// contents PyTorch leaves undefined too; zeros() still gets zeroed memory (alloc(n) clears).
+//
+// Young collections on allocation volume (bench/native_alloc.mjs, issue #8): a dropped tensor's block
+// comes back when its ArrayBuffer is collected. V8 counts the blocks as external memory and answers
+// every 64 MB of growth with a full mark-compact of the whole heap (measured: one per ~35 allocations
+// of 4 MB, 0.7 ms of CPU per allocation). Most such tensors die young, so every g_young_gc_bytes of
+// allocation this allocator asks for a scavenge instead: the dead blocks come back to the cache, the
+// external total stays under V8's limit, and full collections are left to the tensors that live
+// long (V8's accounting still triggers those, unchanged).
 #include "Allocator.h"
 
 #include <v8.h>
@@ -53,6 +66,16 @@ int64_t g_cache_hits = 0;
 int64_t g_freed_eagerly = 0;   // free() calls that detached a buffer
 int64_t g_fallback_count = 0;  // allocations that had to be V8-owned (sandbox)
 bool g_use_cache = true;       // a switch for the benchmark
+int64_t g_young_gcs = 0;       // scavenges this allocator asked for
+// The allocation volume between them (0: never): a quarter of V8's 64 MB external soft limit, because the
+// young sweep that returns the dead blocks runs concurrently and its external-memory decrement lands up
+// to one scavenge late (at 32 MB, add 1e6 with its inputs live still hit the limit every ~80 calls).
+std::atomic<size_t> g_young_gc_bytes{size_t(16) << 20};
+// per thread: each Node worker has its own isolate (and heap) on its own thread
+thread_local size_t tl_allocated_since_gc = 0;
+// GLASSTORCH_ALLOC_POISON=1: uninitialised blocks are filled with 0xff bytes (NaN as a float, -1 as an
+// int) instead of left as they are, so a caller that reads before writing shows up in the tests.
+bool g_poison = false;
 
 void release_block(Block* b) {
   std::lock_guard<std::mutex> lock(g_mutex);
@@ -85,8 +108,8 @@ void release_block(Block* b) {
 // BackingStore deleter: runs when the last reference to the memory goes (detach, or garbage collection).
 void delete_block(void*, size_t, void* deleter_data) { release_block(static_cast<Block*>(deleter_data)); }
 
-// A zeroed block: from the cache (memset), or calloc's (fresh pages are zero already).
-Block* take_block(size_t bytes) {
+// A block, zeroed when asked: from the cache (memset), or calloc's (fresh pages are zero already).
+Block* take_block(size_t bytes, bool zero) {
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     ++g_total_allocations;
@@ -99,13 +122,14 @@ Block* take_block(size_t bytes) {
       g_live_bytes += static_cast<int64_t>(bytes);
       ++g_live_count;
       if (g_live_bytes > g_peak_live_bytes) g_peak_live_bytes = g_live_bytes;
-      std::memset(b->data, 0, bytes);
+      if (zero || g_poison) std::memset(b->data, zero ? 0 : 0xff, bytes);
       return b;
     }
   }
-  void* raw = std::calloc(bytes + kAlignment, 1);
+  void* raw = zero ? std::calloc(bytes + kAlignment, 1) : std::malloc(bytes + kAlignment);
   if (raw == nullptr) return nullptr;
   void* data = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(raw) + kAlignment - 1) & ~static_cast<uintptr_t>(kAlignment - 1));
+  if (!zero && g_poison) std::memset(data, 0xff, bytes);
   std::lock_guard<std::mutex> lock(g_mutex);
   g_live_bytes += static_cast<int64_t>(bytes);
   ++g_live_count;
@@ -122,19 +146,50 @@ inline v8::Local<v8::Value> to_v8(napi_value v) {
 
 inline napi_value to_napi(v8::Local<v8::Value> local) { return reinterpret_cast<napi_value>(*local); }
 
-// alloc(nbytes) -> ArrayBuffer, zeroed, its data 64-byte aligned.
+// Whether `gc` was exposed when the process started (--expose-gc): then the flag stays on.
+int g_gc_exposed_at_start = -1;
+
+// A scavenge (RequestGarbageCollectionForTesting, the call behind gc({type: "minor"}), which V8 only
+// allows under --expose-gc: the flag is set for the call and cleared again, so no context created
+// later sees a `gc` global that the user did not ask for).
+void collect_young(v8::Isolate* isolate) {
+  if (g_gc_exposed_at_start < 0) {
+    v8::Local<v8::Context> context = isolate->GetCurrentContext();
+    bool has = false;
+    if (!context.IsEmpty()) {
+      v8::Local<v8::String> name = v8::String::NewFromUtf8Literal(isolate, "gc");
+      has = context->Global()->Has(context, name).FromMaybe(false);
+    }
+    g_gc_exposed_at_start = has ? 1 : 0;
+  }
+  if (g_gc_exposed_at_start == 0) v8::V8::SetFlagsFromString("--expose-gc");
+  isolate->RequestGarbageCollectionForTesting(v8::Isolate::kMinorGarbageCollection);
+  if (g_gc_exposed_at_start == 0) v8::V8::SetFlagsFromString("--no-expose-gc");
+  std::lock_guard<std::mutex> lock(g_mutex);
+  ++g_young_gcs;
+}
+
+// alloc(nbytes, zero = true) -> ArrayBuffer, its data 64-byte aligned; zeroed unless zero is false.
 Napi::Value Alloc(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const double requested = info[0].As<Napi::Number>().DoubleValue();
   const size_t bytes = requested > 0 ? static_cast<size_t>(requested) : 0;
+  const bool zero = info.Length() < 2 || !info[1].IsBoolean() || info[1].As<Napi::Boolean>().Value();
 #ifndef V8_ENABLE_SANDBOX
   if (bytes > 0) {
-    Block* b = take_block(bytes);
+    v8::Isolate* isolate = v8::Isolate::GetCurrent();
+    // before taking a block, so the blocks the scavenge frees can serve this request
+    tl_allocated_since_gc += bytes;
+    const size_t every = g_young_gc_bytes.load(std::memory_order_relaxed);
+    if (every > 0 && tl_allocated_since_gc >= every) {
+      tl_allocated_since_gc = 0;
+      collect_young(isolate);
+    }
+    Block* b = take_block(bytes, zero);
     if (b == nullptr) {
       Napi::Error::New(env, "DefaultCPUAllocator: not enough memory: you tried to allocate " + std::to_string(bytes) + " bytes.").ThrowAsJavaScriptException();
       return env.Undefined();
     }
-    v8::Isolate* isolate = v8::Isolate::GetCurrent();
     std::shared_ptr<v8::BackingStore> store = v8::ArrayBuffer::NewBackingStore(b->data, bytes, delete_block, b);
     return Napi::Value(env, to_napi(v8::ArrayBuffer::New(isolate, std::move(store))));
   }
@@ -197,6 +252,14 @@ Napi::Value SetUseCache(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+// set_allocator_young_gc(bytes): the allocation volume between the scavenges alloc asks for (0: none;
+// the benchmark and the soak compare). Returns the previous value.
+Napi::Value SetYoungGc(const Napi::CallbackInfo& info) {
+  const double v = info[0].As<Napi::Number>().DoubleValue();
+  const size_t old = g_young_gc_bytes.exchange(v > 0 ? static_cast<size_t>(v) : 0);
+  return Napi::Number::New(info.Env(), static_cast<double>(old));
+}
+
 // The address of a buffer's first byte modulo 4096 (the alignment test).
 Napi::Value Address(const Napi::CallbackInfo& info) {
   void* data;
@@ -218,15 +281,21 @@ void AllocatorStatus(Napi::Object& o) {
   o.Set("total_allocations", static_cast<double>(g_total_allocations));
   o.Set("cache_hits", static_cast<double>(g_cache_hits));
   o.Set("alignment", static_cast<double>(kAlignment));
+  o.Set("young_gcs", static_cast<double>(g_young_gcs));
+  o.Set("poison", g_poison);
+  o.Set("young_gc_bytes", static_cast<double>(g_young_gc_bytes.load()));
 }
 
 void InitAllocator(Napi::Env env, Napi::Object exports) {
+  const char* poison = std::getenv("GLASSTORCH_ALLOC_POISON");
+  g_poison = poison != nullptr && std::strcmp(poison, "1") == 0;
   exports.Set("alloc", Napi::Function::New(env, Alloc));
   exports.Set("free", Napi::Function::New(env, Free));
   exports.Set("allocator_stats", Napi::Function::New(env, Stats));
   exports.Set("empty_cache", Napi::Function::New(env, EmptyCache));
   exports.Set("set_allocator_cache", Napi::Function::New(env, SetUseCache));
   exports.Set("address_mod_4096", Napi::Function::New(env, Address));
+  exports.Set("set_allocator_young_gc", Napi::Function::New(env, SetYoungGc));
 }
 
 }  // namespace glasstorch

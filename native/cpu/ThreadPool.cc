@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -11,6 +12,30 @@ namespace glasstorch {
 namespace {
 
 thread_local bool tl_in_parallel = false;
+
+// Spin, then block (libgomp's GOMP_SPINCOUNT, PyTorch's OpenMP pool): a worker that finished a job
+// polls for the next one for kSpin before it sleeps on the condition variable, and the caller polls
+// for the workers' completion as long before it sleeps. Kernels come back to back (a training step,
+// a loop of ops), and waking a sleeping thread costs a futex call plus the scheduler's latency, which
+// on a loaded machine was most of a 1e6-element add (0.18 ms against PyTorch's 0.064).
+constexpr std::chrono::microseconds kSpin{100};
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Polls ready() until it holds or kSpin has passed; true when it held.
+template <typename Ready>
+bool spin_until(Ready ready) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (int i = 0;; ++i) {
+    if (ready()) return true;
+    cpu_relax();
+    if ((i & 63) == 63 && std::chrono::steady_clock::now() >= until) return ready();
+  }
+}
 
 class Pool {
  public:
@@ -23,6 +48,7 @@ class Pool {
     stop();
     nthreads_ = std::max(1, nthreads);
     stopping_ = false;
+    stopping_flag_.store(false);
     // nthreads_ - 1 workers: the calling thread does a share of every job
     for (int i = 1; i < nthreads_; ++i) workers_.emplace_back([this, i] { worker(i); });
   }
@@ -33,9 +59,10 @@ class Pool {
       std::lock_guard<std::mutex> lk(m_);
       task_ = &task;
       ntasks_ = ntasks;
-      pending_ = ntasks - 1;
+      pending_.store(ntasks - 1);
       ++generation_;
       next_.store((generation_ & 0xffffffffu) << 32 | 1);
+      published_.store(generation_, std::memory_order_release);
     }
     cv_.notify_all();
     tl_in_parallel = true;
@@ -43,8 +70,9 @@ class Pool {
     // the caller also takes tasks no worker has started (more tasks than threads never happens, but be safe)
     for (int i; (i = claim(generation_, ntasks)) >= 0;) { task(i); finish_one(); }
     tl_in_parallel = false;
+    spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; });
     std::unique_lock<std::mutex> lk(m_);
-    done_cv_.wait(lk, [this] { return pending_ == 0; });
+    done_cv_.wait(lk, [this] { return pending_.load() == 0; });
     task_ = nullptr;
   }
 
@@ -59,9 +87,13 @@ class Pool {
     }
   }
 
+  // The last task to finish wakes the caller if it went to sleep (under the mutex: the caller tests
+  // pending_ under it before it waits, so the notification cannot fall between the two).
   void finish_one() {
-    std::lock_guard<std::mutex> lk(m_);
-    if (--pending_ == 0) done_cv_.notify_one();
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lk(m_);
+      done_cv_.notify_one();
+    }
   }
 
   void worker(int) {
@@ -70,6 +102,7 @@ class Pool {
     for (;;) {
       const std::function<void(int)>* task;
       int ntasks;
+      spin_until([&] { return published_.load(std::memory_order_acquire) != seen || stopping_flag_.load(std::memory_order_relaxed); });
       {
         std::unique_lock<std::mutex> lk(m_);
         cv_.wait(lk, [&] { return stopping_ || generation_ != seen; });
@@ -86,6 +119,7 @@ class Pool {
     {
       std::lock_guard<std::mutex> lk(m_);
       stopping_ = true;
+      stopping_flag_.store(true);
     }
     cv_.notify_all();
     for (auto& t : workers_) t.join();
@@ -99,9 +133,11 @@ class Pool {
   const std::function<void(int)>* task_ = nullptr;
   int ntasks_ = 0;
   std::atomic<uint64_t> next_{0};
-  int pending_ = 0;
+  std::atomic<int> pending_{0};
   uint64_t generation_ = 0;
+  std::atomic<uint64_t> published_{0};  // generation_, readable without the mutex (the workers' spin)
   bool stopping_ = false;
+  std::atomic<bool> stopping_flag_{false};
 };
 
 Pool& pool() {

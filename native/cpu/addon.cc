@@ -13,6 +13,7 @@
 
 #include "GemmAddon.h"
 #include "Allocator.h"
+#include "Fill.h"
 #include "Loops.h"
 #include "NN.h"
 #include "Pointwise.h"
@@ -172,6 +173,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitGemm(env, exports);
   InitPointwise(env, exports);
   InitRandom(env, exports);
+  InitFill(env, exports);
   return exports;
 }
 

@@ -10,15 +10,18 @@ import type { dtype } from "../../c10/ScalarType.js";
 import { checkSizeNonnegative } from "./SizeArgs.js";
 import { Tensor } from "./Tensor.js";
 
-export function empty_impl(sizes: readonly number[], dt: dtype, dev: device): TensorImpl {
+// The memory is zeroed unless `uninitialized`: only for callers that write every element before any is
+// read (torch.empty, whose contents PyTorch leaves undefined, and TensorIterator outputs). Kernels that
+// allocate and then accumulate (+=) rely on the default.
+export function empty_impl(sizes: readonly number[], dt: dtype, dev: device, uninitialized = false): TensorImpl {
   checkSizeNonnegative(sizes);
-  const storage = new Storage(computeNumel(sizes) * dt.itemsize, GetAllocator(dev.type), dev);
+  const storage = new Storage(computeNumel(sizes) * dt.itemsize, GetAllocator(dev.type), dev, true, uninitialized);
   return new TensorImpl(storage, dt, sizes);
 }
 
-export function empty_strided_impl(sizes: readonly number[], strides: readonly number[], dt: dtype, dev: device): TensorImpl {
+export function empty_strided_impl(sizes: readonly number[], strides: readonly number[], dt: dtype, dev: device, uninitialized = false): TensorImpl {
   checkSizeNonnegative(sizes);
-  const storage = new Storage(computeStorageNumelNeeded(sizes, strides, 0) * dt.itemsize, GetAllocator(dev.type), dev);
+  const storage = new Storage(computeStorageNumelNeeded(sizes, strides, 0) * dt.itemsize, GetAllocator(dev.type), dev, true, uninitialized);
   return new TensorImpl(storage, dt, sizes, strides);
 }
 

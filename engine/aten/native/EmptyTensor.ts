@@ -15,7 +15,8 @@ function checkLayoutAndPin(layout: unknown, pinMemory: boolean | null): void {
 
 export function empty_cpu(size: readonly number[], dt: dtype | null, layout: unknown, device: DeviceLike | null, pinMemory: boolean | null, _memoryFormat: unknown): Tensor {
   checkLayoutAndPin(layout, pinMemory);
-  return wrap(empty_impl(size, dt ?? get_default_dtype(), toDevice(device ?? "cpu")));
+  // uninitialised, as PyTorch's: callers write before they read (zeros() is empty + zero_())
+  return wrap(empty_impl(size, dt ?? get_default_dtype(), toDevice(device ?? "cpu"), true));
 }
 
 export function empty_meta(size: readonly number[], dt: dtype | null, layout: unknown, _device: DeviceLike | null, pinMemory: boolean | null, _memoryFormat: unknown): Tensor {

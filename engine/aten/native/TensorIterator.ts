@@ -89,7 +89,8 @@ export class TensorIterator {
       for (const t of inputs) assert_no_partial_overlap(out, t);
     } else {
       // a fresh output is laid out like the inputs (exp(x.t()) is transposed like x.t())
-      out = wrap(empty_strided_impl(shape, iterator_output_strides(shape, inputs), resultDtype, deviceOf(inputs)));
+      // (uninitialised: the kernel writes every element)
+      out = wrap(empty_strided_impl(shape, iterator_output_strides(shape, inputs), resultDtype, deviceOf(inputs), true));
     }
     return new TensorIterator(shape, common, out, [...inputs]);
   }
@@ -228,7 +229,7 @@ function fastSetup(
     for (let i = 0; i < inputs.length; i++) if (inputs[i] !== out) assert_no_partial_overlap(out, inputs[i]);
     return { shape: sizes.slice(), common, out };
   }
-  return { shape: sizes.slice(), common, out: wrap(empty_impl(sizes, resultDtype, dev)) };
+  return { shape: sizes.slice(), common, out: wrap(empty_impl(sizes, resultDtype, dev, true)) }; // every element is written
 }
 
 /** Each operand contiguous with exactly the iterator's shape (no broadcasting): one flat walk serves all. */

@@ -21,13 +21,16 @@ import { set_native_backend } from "../DispatchStub.js";
 
 /** The addon's exports (native/cpu/addon.cc). */
 export interface NativeAddon {
-  alloc(nbytes: number): ArrayBuffer;
+  /** zero false: a reused block keeps its old bytes (torch.empty, iterator outputs); default true. */
+  alloc(nbytes: number, zero?: boolean): ArrayBuffer;
   /** Detaches the buffer now; a block of alloc's goes back to the cache (native/cpu/Allocator.cc). */
   free(buffer: ArrayBuffer): boolean;
   /** [live bytes, live blocks, cached bytes, eager frees, total allocations, cache hits, peak live bytes] */
   allocator_stats(): number[];
   empty_cache(): void;
   set_allocator_cache(on: boolean): void;
+  /** The allocation volume between the scavenges alloc asks for (0: none); returns the previous one. */
+  set_allocator_young_gc(bytes: number): number;
   binary(op: number, dtype: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b: ArrayBufferView, alpha: number): boolean;
   unary(op: number, dtype: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView): boolean;
   sum(dtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
@@ -52,6 +55,8 @@ export interface NativeAddon {
   set_gemm_path(path: "auto" | "direct" | "packed"): boolean;
   // native/cpu/Conv.cc
   conv2d(dtype: number, meta: Float64Array, out: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView, bias: ArrayBufferView | null): boolean;
+  /** native/cpu/Fill.cc: elements [offset, offset + numel) of view become pattern's bytes (parallel); false if it declines. */
+  fill_bytes(view: ArrayBufferView, offset: number, numel: number, pattern: Uint8Array): boolean;
   conv2d_backward(dtype: number, meta: Float64Array, gradInput: ArrayBufferView | null, gradWeight: ArrayBufferView | null, gradBias: ArrayBufferView | null, gradOutput: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView): boolean;
   // native/cpu/Random.cc: each advances `state` (mt19937.stateArray()) in place; false declines
   rng_uniform(state: Uint32Array, out: Float32Array | Float64Array, off: number, n: number, from: number, to: number): boolean;
@@ -102,6 +107,11 @@ export interface NativeAddonStatus {
   total_allocations: number;
   cache_hits: number;
   alignment: number;
+  /** Young collections alloc asked for (one per young_gc_bytes allocated, native/cpu/Allocator.cc). */
+  young_gcs: number;
+  young_gc_bytes: number;
+  /** GLASSTORCH_ALLOC_POISON=1: uninitialised blocks are filled with 0xff bytes (the tests' audit of empty's callers). */
+  poison: boolean;
   /** "cblas" or "own": the GEMM behind mm/bmm/conv (Gemm.cc) */
   blas: "cblas" | "own";
   gemm: NativeBlasInfo;
@@ -173,22 +183,29 @@ export const nativeSizePolicy = { minNumel: Number(process.env.GLASSTORCH_NATIVE
 
 /**
  * The CPU allocator on native memory (c10's DefaultCPUAllocator, native/cpu/Allocator.cc): 64-byte
- * aligned, zeroed, from a cache of freed blocks; V8 counts them as external memory, so garbage
+ * aligned, zeroed unless the caller writes every byte first (uninitialized), from a cache of freed blocks; V8 counts them as external memory, so garbage
  * collection sees them, and a block comes back either when the collector drops its ArrayBuffer or at
  * once through free() (Storage.release, where the engine holds the last reference). Small blocks stay
  * V8 ArrayBuffers: below 4 KiB crossing into the addon costs more than it saves (bench/native_alloc.mjs);
  * free() detaches those too, which frees them at once.
  */
 const SMALL_ALLOCATION = 4096;
+/** GLASSTORCH_ALLOC_POISON=1 (native/cpu/Allocator.cc): uninitialised storages are filled with 0xff bytes. */
+const POISON = process.env.GLASSTORCH_ALLOC_POISON === "1";
 let nextAddress = 0x7f0000000000 / 1024;
 
 class NativeCPUAllocator implements Allocator {
   constructor(private readonly addon: NativeAddon) {}
-  allocate(nbytes: number): DataPtr {
+  allocate(nbytes: number, uninitialized = false): DataPtr {
     const address = nextAddress;
     nextAddress += Math.ceil(Math.max(nbytes, 1) / 64) * 64;
-    const buffer = nbytes < SMALL_ALLOCATION ? new ArrayBuffer(nbytes) : this.addon.alloc(nbytes);
-    return { buffer, address, zeroed: true };
+    if (nbytes < SMALL_ALLOCATION) {
+      const buffer = new ArrayBuffer(nbytes);
+      // the audit mode covers small storages too: an uninitialised one reads as 0xff bytes
+      if (uninitialized && POISON) new Uint8Array(buffer).fill(0xff);
+      return { buffer, address, zeroed: !(uninitialized && POISON) };
+    }
+    return { buffer: this.addon.alloc(nbytes, !uninitialized), address, zeroed: !uninitialized };
   }
   free(dataPtr: DataPtr): void {
     if (dataPtr.buffer !== null) this.addon.free(dataPtr.buffer);

@@ -22,6 +22,7 @@ import { registerNNKernels } from "./NativeNN.js";
 import { registerGemmKernels } from "./NativeGemm.js";
 import { registerPointwiseKernels } from "./NativePointwise.js";
 import { registerRandomKernels } from "./NativeRandom.js";
+import { registerFillKernels } from "./NativeFill.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -163,6 +164,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerGemmKernels(addon);
   registerPointwiseKernels(addon);
   registerRandomKernels(addon);
+  registerFillKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

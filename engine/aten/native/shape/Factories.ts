@@ -36,7 +36,8 @@ function empty_strided_on(size: readonly number[], stride: readonly number[], dt
   }
   const d = dt ?? get_default_dtype();
   const nbytes = symbolic ? computeStorageNbytesSymbolic(size, stride, d.itemsize) : computeStorageNbytes(size, stride, d.itemsize);
-  const storage = new Storage(nbytes, GetAllocator(dev.type), dev);
+  // uninitialised, as PyTorch's empty_strided (empty_like's callers write before they read)
+  const storage = new Storage(nbytes, GetAllocator(dev.type), dev, true, true);
   return new Tensor(new TensorImpl(storage, d, size, stride));
 }
 

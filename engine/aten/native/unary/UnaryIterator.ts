@@ -103,7 +103,7 @@ function contiguousSameShape(inputs: readonly Tensor[]): boolean {
 export function build_unary(b: UnaryBuild): TensorIterator {
   const self = b.inputs[0];
   if (b.mode === "functional" && contiguousSameShape(b.inputs)) {
-    const output = wrap(empty_impl(self._impl.sizes(), resultDtype(b), self.device));
+    const output = wrap(empty_impl(self._impl.sizes(), resultDtype(b), self.device, true)); // the kernel writes every element
     return TensorIterator.build({ out: output, isInplace: false, inputs: b.inputs, outputDtype: output.dtype, promoteIntegerInputsToFloat: b.config === "unary_float_op" });
   }
   const out = b.mode === "functional" ? null : b.mode === "inplace" ? self : b.out;
@@ -114,7 +114,7 @@ export function build_unary(b: UnaryBuild): TensorIterator {
   let output: Tensor;
   if (out === null) {
     const device = (b.inputs.find((t) => !(t.device.type === "cpu" && t.dim() === 0)) ?? self).device;
-    output = wrap(empty_strided_impl(shape, iterator_output_strides(shape, b.inputs), result, device));
+    output = wrap(empty_strided_impl(shape, iterator_output_strides(shape, b.inputs), result, device, true));
   } else {
     if (b.mode === "inplace" && !sameShape(out._impl.sizes(), shape)) {
       throw new RuntimeError(`output with shape [${out._impl.sizes().join(", ")}] doesn't match the broadcast shape [${shape.join(", ")}]`);

@@ -1,0 +1,65 @@
+// fill_ of a large contiguous window (aten/src/ATen/native/cpu/FillKernel.cpp, issue #8): zeros, ones
+// and full on 1e6 elements were one single-threaded TypedArray.fill each. Here the window is split
+// into GRAIN_SIZE chunks over the intra-op pool (at::parallel_for), and a value whose bytes are all
+// equal (0 for zeros, -1 for an int) is a memset. The value arrives as its raw bytes in the tensor's
+// dtype (the TypeScript side converts it exactly as its own kernel does), so both fills write the same bits.
+#include "Fill.h"
+
+#include <cstdint>
+#include <cstring>
+
+#include "ThreadPool.h"
+
+namespace glasstorch {
+namespace {
+
+template <typename T>
+void fill_typed(char* dst, int64_t numel, const uint8_t* pattern) {
+  T v;
+  std::memcpy(&v, pattern, sizeof(T));
+  parallel_for(0, numel, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+    T* p = reinterpret_cast<T*>(dst) + b;
+    for (int64_t i = 0; i < e - b; ++i) p[i] = v;
+  });
+}
+
+// fill_bytes(view, offset, numel, pattern) -> bool: elements [offset, offset + numel) of the typed
+// array `view` become the itemsize bytes of `pattern` (a Uint8Array of 1, 2, 4 or 8 bytes); false
+// when the arguments are not that (the caller then fills in TypeScript).
+Napi::Value FillBytes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 4 || !info[0].IsTypedArray() || !info[3].IsTypedArray()) return Napi::Boolean::New(env, false);
+  Napi::TypedArray view = info[0].As<Napi::TypedArray>();
+  Napi::TypedArray pat = info[3].As<Napi::TypedArray>();
+  const size_t itemsize = pat.ByteLength();
+  if (itemsize != view.ElementSize() || (itemsize != 1 && itemsize != 2 && itemsize != 4 && itemsize != 8)) return Napi::Boolean::New(env, false);
+  const double offset = info[1].As<Napi::Number>().DoubleValue();
+  const double numel = info[2].As<Napi::Number>().DoubleValue();
+  if (!(offset >= 0) || !(numel >= 0) || offset + numel > static_cast<double>(view.ElementLength())) return Napi::Boolean::New(env, false);
+  char* base = static_cast<char*>(view.ArrayBuffer().Data()) + view.ByteOffset();
+  char* dst = base + static_cast<size_t>(offset) * itemsize;
+  const int64_t n = static_cast<int64_t>(numel);
+  const uint8_t* pattern = static_cast<const uint8_t*>(pat.ArrayBuffer().Data()) + pat.ByteOffset();
+  bool uniform = true;
+  for (size_t i = 1; i < itemsize; ++i) uniform = uniform && pattern[i] == pattern[0];
+  if (uniform) {
+    const int64_t bytes = n * static_cast<int64_t>(itemsize);
+    const int byte = pattern[0];
+    // chunks of GRAIN_SIZE elements' worth of bytes, as the typed fill splits them
+    parallel_for(0, bytes, GRAIN_SIZE * static_cast<int64_t>(itemsize), [&](int64_t b, int64_t e) { std::memset(dst + b, byte, static_cast<size_t>(e - b)); });
+  } else {
+    switch (itemsize) {
+      case 2: fill_typed<uint16_t>(dst, n, pattern); break;
+      case 4: fill_typed<uint32_t>(dst, n, pattern); break;
+      case 8: fill_typed<uint64_t>(dst, n, pattern); break;
+      default: break;  // itemsize 1 is always uniform
+    }
+  }
+  return Napi::Boolean::New(env, true);
+}
+
+}  // namespace
+
+void InitFill(Napi::Env env, Napi::Object exports) { exports.Set("fill_bytes", Napi::Function::New(env, FillBytes)); }
+
+}  // namespace glasstorch
