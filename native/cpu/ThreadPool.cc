@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -11,6 +12,29 @@ namespace glasstorch {
 namespace {
 
 thread_local bool tl_in_parallel = false;
+
+// How long a worker keeps polling for the next job, and the caller for the last task, before
+// sleeping on the condition variable: a futex wake-up costs tens of microseconds, so back-to-back
+// ~1e6-element ops paid it twice per call (OpenMP, which PyTorch's at::parallel_for runs on, also
+// spins before it sleeps). Short enough that an idle pool costs nothing measurable.
+constexpr auto kSpin = std::chrono::microseconds(100);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Polls done() until it is true or kSpin has passed; true when done() became true.
+template <typename Done>
+bool spin_until(Done done) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (int i = 0;; ++i) {
+    if (done()) return true;
+    cpu_relax();
+    if ((i & 63) == 63 && std::chrono::steady_clock::now() > until) return false;
+  }
+}
 
 class Pool {
  public:
@@ -23,6 +47,7 @@ class Pool {
     stop();
     nthreads_ = std::max(1, nthreads);
     stopping_ = false;
+    stopping_flag_.store(false);
     // nthreads_ - 1 workers: the calling thread does a share of every job
     for (int i = 1; i < nthreads_; ++i) workers_.emplace_back([this, i] { worker(i); });
   }
@@ -33,9 +58,10 @@ class Pool {
       std::lock_guard<std::mutex> lk(m_);
       task_ = &task;
       ntasks_ = ntasks;
-      pending_ = ntasks - 1;
+      pending_.store(ntasks - 1);
       ++generation_;
       next_.store((generation_ & 0xffffffffu) << 32 | 1);
+      published_.store(generation_, std::memory_order_release);
     }
     cv_.notify_all();
     tl_in_parallel = true;
@@ -43,8 +69,11 @@ class Pool {
     // the caller also takes tasks no worker has started (more tasks than threads never happens, but be safe)
     for (int i; (i = claim(generation_, ntasks)) >= 0;) { task(i); finish_one(); }
     tl_in_parallel = false;
-    std::unique_lock<std::mutex> lk(m_);
-    done_cv_.wait(lk, [this] { return pending_ == 0; });
+    if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+      std::unique_lock<std::mutex> lk(m_);
+      done_cv_.wait(lk, [this] { return pending_.load() == 0; });
+    }
+    std::lock_guard<std::mutex> lk(m_);
     task_ = nullptr;
   }
 
@@ -59,9 +88,13 @@ class Pool {
     }
   }
 
+  // the last task's finisher wakes a sleeping caller (under the lock, so the caller cannot test the
+  // count and then miss the notification)
   void finish_one() {
-    std::lock_guard<std::mutex> lk(m_);
-    if (--pending_ == 0) done_cv_.notify_one();
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lk(m_);
+      done_cv_.notify_one();
+    }
   }
 
   void worker(int) {
@@ -70,6 +103,7 @@ class Pool {
     for (;;) {
       const std::function<void(int)>* task;
       int ntasks;
+      spin_until([&] { return published_.load(std::memory_order_acquire) != seen || stopping_flag_.load(std::memory_order_relaxed); });
       {
         std::unique_lock<std::mutex> lk(m_);
         cv_.wait(lk, [&] { return stopping_ || generation_ != seen; });
@@ -86,6 +120,7 @@ class Pool {
     {
       std::lock_guard<std::mutex> lk(m_);
       stopping_ = true;
+      stopping_flag_.store(true);
     }
     cv_.notify_all();
     for (auto& t : workers_) t.join();
@@ -99,9 +134,11 @@ class Pool {
   const std::function<void(int)>* task_ = nullptr;
   int ntasks_ = 0;
   std::atomic<uint64_t> next_{0};
-  int pending_ = 0;
+  std::atomic<int> pending_{0};
   uint64_t generation_ = 0;
+  std::atomic<uint64_t> published_{0};  // generation_, readable without the lock (the workers' polling)
   bool stopping_ = false;
+  std::atomic<bool> stopping_flag_{false};
 };
 
 Pool& pool() {
