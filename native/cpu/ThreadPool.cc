@@ -66,7 +66,7 @@ class Pool {
     cv_.notify_all();
     tl_in_parallel = true;
     task(0);
-    // the caller also takes tasks no worker has started (more tasks than threads never happens, but be safe)
+    // the caller also takes tasks no worker has started (parallel_for_chunked makes more tasks than threads)
     for (int i; (i = claim(generation_, ntasks)) >= 0;) { task(i); finish_one(); }
     tl_in_parallel = false;
     if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
@@ -157,7 +157,8 @@ void set_num_threads(int n) { pool().resize(n); }
 int get_num_threads() { return pool().size(); }
 bool in_parallel_region() { return tl_in_parallel; }
 
-void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const std::function<void(int64_t, int64_t)>& f) {
+namespace {
+void split(int64_t begin, int64_t end, int64_t grain_size, int per_thread, const std::function<void(int64_t, int64_t)>& f) {
   if (begin >= end) return;
   const int64_t range = end - begin;
   Pool& p = pool();
@@ -165,15 +166,24 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const std::fun
     f(begin, end);
     return;
   }
-  // at::parallel_for: as many chunks as threads, each at least grain_size long
+  // at::parallel_for: as many chunks as threads (here up to per_thread times that), each at least grain_size long
   const int64_t max_tasks = (range + grain_size - 1) / std::max<int64_t>(grain_size, 1);
-  const int ntasks = static_cast<int>(std::min<int64_t>(p.size(), max_tasks));
+  const int ntasks = static_cast<int>(std::min<int64_t>(static_cast<int64_t>(p.size()) * per_thread, max_tasks));
   const int64_t chunk = (range + ntasks - 1) / ntasks;
   p.run(ntasks, [&](int i) {
     const int64_t b = begin + i * chunk;
     const int64_t e = std::min(end, b + chunk);
     if (b < e) f(b, e);
   });
+}
+}  // namespace
+
+void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const std::function<void(int64_t, int64_t)>& f) {
+  split(begin, end, grain_size, 1, f);
+}
+
+void parallel_for_chunked(int64_t begin, int64_t end, int64_t grain_size, const std::function<void(int64_t, int64_t)>& f) {
+  split(begin, end, grain_size, kChunksPerThread, f);
 }
 
 }  // namespace glasstorch

@@ -133,7 +133,7 @@ __attribute__((always_inline)) inline V expv(V x) {
 // scaling as one VSCALEFPS: p * 2^n rounded once, the same value as p * 2^n1 * 2^n2 (the first
 // product exact, the second rounded once); everything else the same operations.
 __attribute__((always_inline)) inline f16 expf(f16 x) {
-  const __m512 xc = _mm512_min_ps(_mm512_set1_ps(89.0f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x));
+  const __m512 xc = _mm512_min_ps(f16{} + 89.0f, _mm512_max_ps(f16{} + -104.0f, x));
   const f16 c = xc;
   const f16 t = c * 1.44269504088896341f + 12582912.0f;
   const f16 n = t - 12582912.0f;
@@ -153,7 +153,7 @@ __attribute__((always_inline)) inline f16 expf(f16 x) {
 #endif
 #if defined(__AVX2__)
 __attribute__((always_inline)) inline f8 expf(f8 x) {
-  const f8 c = _mm256_min_ps(_mm256_set1_ps(89.0f), _mm256_max_ps(_mm256_set1_ps(-104.0f), x));
+  const f8 c = _mm256_min_ps(f8{} + 89.0f, _mm256_max_ps(f8{} + -104.0f, x));
   return expv<f8, i8>(c);  // (its clamp is then a no-op)
 }
 #else
