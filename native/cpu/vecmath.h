@@ -16,7 +16,12 @@
 #include <cstdint>
 #include <cstring>
 #if defined(__AVX2__)
+// GCC 12 reports the masked forms' _mm512_undefined_ps() source inside _mm512_max_ps/_mm512_min_ps
+// as "may be used uninitialized" once inlined (a known false positive): silenced for these headers.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 #endif
 
 // Every unit includes this with its own instruction-set flags: internal linkage (the anonymous
