@@ -89,7 +89,7 @@ inline int64_t at_least_1(int64_t v) { return v < 1 ? 1 : v; }
 template <typename T>
 void softmax_forward(const NNKernelsOf<T>& k, const T* in, T* out, int64_t outer, int64_t dim, int64_t inner, bool log, bool lastdim) {
   if (lastdim) {
-    parallel_for(0, outer, at_least_1(GRAIN_SIZE / at_least_1(dim)), [&](int64_t b, int64_t e) {
+    parallel_for_chunked(0, outer, at_least_1(GRAIN_SIZE / at_least_1(dim)), [&](int64_t b, int64_t e) {
       k.softmax_lastdim(in + b * dim, out + b * dim, e - b, dim, log);
     });
     return;
@@ -107,7 +107,7 @@ void softmax_forward(const NNKernelsOf<T>& k, const T* in, T* out, int64_t outer
 template <typename T>
 void softmax_backward(const NNKernelsOf<T>& k, const T* grad, const T* output, T* gin, int64_t outer, int64_t dim, int64_t inner, bool log, bool lastdim) {
   if (lastdim) {
-    parallel_for(0, outer, at_least_1(GRAIN_SIZE / at_least_1(dim)), [&](int64_t b, int64_t e) {
+    parallel_for_chunked(0, outer, at_least_1(GRAIN_SIZE / at_least_1(dim)), [&](int64_t b, int64_t e) {
       k.softmax_backward_lastdim(grad + b * dim, output + b * dim, gin + b * dim, e - b, dim, log);
     });
     return;

@@ -95,7 +95,7 @@ void run_range(const Plan& p, Loop loop, const double* sc, int64_t begin, int64_
 
 void run(const Plan& p, Loop loop, const double* sc) {
   if (p.numel == 0) return;
-  parallel_for(0, p.numel, GRAIN_SIZE, [&](int64_t b, int64_t e) { run_range(p, loop, sc, b, e); });
+  parallel_for_chunked(0, p.numel, GRAIN_SIZE, [&](int64_t b, int64_t e) { run_range(p, loop, sc, b, e); });
 }
 
 // ---- arguments ----

@@ -168,7 +168,7 @@ void sum_impl(const Problem& p, bool mean) {
   const int64_t nblocks = nred == 0 ? 1 : (nred + kBlock - 1) / kBlock;
   std::vector<Acc> partial(nblocks > 1 ? nout * nblocks : 0);
   const int64_t work = std::max<int64_t>(1, std::min(nred, kBlock));
-  parallel_for(0, nout * nblocks, std::max<int64_t>(1, GRAIN_SIZE / work), [&](int64_t b, int64_t e) {
+  parallel_for_chunked(0, nout * nblocks, std::max<int64_t>(1, GRAIN_SIZE / work), [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
       const int64_t o = t / nblocks, blk = t % nblocks;
       int64_t oo, oo2;

@@ -13,12 +13,11 @@ namespace {
 
 thread_local bool tl_in_parallel = false;
 
-// Spin, then block (libgomp's GOMP_SPINCOUNT, PyTorch's OpenMP pool): a worker that finished a job
-// polls for the next one for kSpin before it sleeps on the condition variable, and the caller polls
-// for the workers' completion as long before it sleeps. Kernels come back to back (a training step,
-// a loop of ops), and waking a sleeping thread costs a futex call plus the scheduler's latency, which
-// on a loaded machine was most of a 1e6-element add (0.18 ms against PyTorch's 0.064).
-constexpr std::chrono::microseconds kSpin{100};
+// How long a worker keeps polling for the next job, and the caller for the last task, before
+// sleeping on the condition variable: a futex wake-up costs tens of microseconds, so back-to-back
+// ~1e6-element ops paid it twice per call (OpenMP, which PyTorch's at::parallel_for runs on, also
+// spins before it sleeps). Short enough that an idle pool costs nothing measurable.
+constexpr auto kSpin = std::chrono::microseconds(100);
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -26,14 +25,14 @@ inline void cpu_relax() {
 #endif
 }
 
-// Polls ready() until it holds or kSpin has passed; true when it held.
-template <typename Ready>
-bool spin_until(Ready ready) {
+// Polls done() until it is true or kSpin has passed; true when done() became true.
+template <typename Done>
+bool spin_until(Done done) {
   const auto until = std::chrono::steady_clock::now() + kSpin;
   for (int i = 0;; ++i) {
-    if (ready()) return true;
+    if (done()) return true;
     cpu_relax();
-    if ((i & 63) == 63 && std::chrono::steady_clock::now() >= until) return ready();
+    if ((i & 63) == 63 && std::chrono::steady_clock::now() > until) return false;
   }
 }
 
@@ -67,12 +66,14 @@ class Pool {
     cv_.notify_all();
     tl_in_parallel = true;
     task(0);
-    // the caller also takes tasks no worker has started (more tasks than threads never happens, but be safe)
+    // the caller also takes tasks no worker has started (parallel_for_chunked makes more tasks than threads)
     for (int i; (i = claim(generation_, ntasks)) >= 0;) { task(i); finish_one(); }
     tl_in_parallel = false;
-    spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; });
-    std::unique_lock<std::mutex> lk(m_);
-    done_cv_.wait(lk, [this] { return pending_.load() == 0; });
+    if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+      std::unique_lock<std::mutex> lk(m_);
+      done_cv_.wait(lk, [this] { return pending_.load() == 0; });
+    }
+    std::lock_guard<std::mutex> lk(m_);
     task_ = nullptr;
   }
 
@@ -87,8 +88,8 @@ class Pool {
     }
   }
 
-  // The last task to finish wakes the caller if it went to sleep (under the mutex: the caller tests
-  // pending_ under it before it waits, so the notification cannot fall between the two).
+  // the last task's finisher wakes a sleeping caller (under the lock, so the caller cannot test the
+  // count and then miss the notification)
   void finish_one() {
     if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       std::lock_guard<std::mutex> lk(m_);
@@ -135,7 +136,7 @@ class Pool {
   std::atomic<uint64_t> next_{0};
   std::atomic<int> pending_{0};
   uint64_t generation_ = 0;
-  std::atomic<uint64_t> published_{0};  // generation_, readable without the mutex (the workers' spin)
+  std::atomic<uint64_t> published_{0};  // generation_, readable without the lock (the workers' polling)
   bool stopping_ = false;
   std::atomic<bool> stopping_flag_{false};
 };
@@ -156,7 +157,8 @@ void set_num_threads(int n) { pool().resize(n); }
 int get_num_threads() { return pool().size(); }
 bool in_parallel_region() { return tl_in_parallel; }
 
-void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const std::function<void(int64_t, int64_t)>& f) {
+namespace {
+void split(int64_t begin, int64_t end, int64_t grain_size, int per_thread, const std::function<void(int64_t, int64_t)>& f) {
   if (begin >= end) return;
   const int64_t range = end - begin;
   Pool& p = pool();
@@ -164,15 +166,24 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const std::fun
     f(begin, end);
     return;
   }
-  // at::parallel_for: as many chunks as threads, each at least grain_size long
+  // at::parallel_for: as many chunks as threads (here up to per_thread times that), each at least grain_size long
   const int64_t max_tasks = (range + grain_size - 1) / std::max<int64_t>(grain_size, 1);
-  const int ntasks = static_cast<int>(std::min<int64_t>(p.size(), max_tasks));
+  const int ntasks = static_cast<int>(std::min<int64_t>(static_cast<int64_t>(p.size()) * per_thread, max_tasks));
   const int64_t chunk = (range + ntasks - 1) / ntasks;
   p.run(ntasks, [&](int i) {
     const int64_t b = begin + i * chunk;
     const int64_t e = std::min(end, b + chunk);
     if (b < e) f(b, e);
   });
+}
+}  // namespace
+
+void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const std::function<void(int64_t, int64_t)>& f) {
+  split(begin, end, grain_size, 1, f);
+}
+
+void parallel_for_chunked(int64_t begin, int64_t end, int64_t grain_size, const std::function<void(int64_t, int64_t)>& f) {
+  split(begin, end, grain_size, kChunksPerThread, f);
 }
 
 }  // namespace glasstorch

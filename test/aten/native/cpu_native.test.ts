@@ -195,7 +195,12 @@ describe("native kernels agree with the TypeScript kernels", () => {
           // bit-equal: the native kernels round as the TypeScript ones (transcendentals: glibc's and
           // V8's double functions may differ in the last bit of a double, so float64 gets 2 ulp there)
           const g = bits(got), w = bits(want);
-          if (dname === "float64" && ["exp", "tanh", "sigmoid", "log"].includes(name)) {
+          if (dname === "float32" && name === "exp") {
+            // the native float32 exp (native/cpu/vecmath.h, Cephes' expf) is within 1 ulp of the
+            // correctly rounded value (test/aten/native/cpu_native_vecmath.test.ts sweeps it)
+            const bad = g.findIndex((v, i) => !(v === w[i] || Math.abs(v - w[i]) <= Math.max(Math.abs(w[i]) * 2 ** -23, 2 ** -149)));
+            expect(bad === -1 ? null : [g[bad], w[bad]], name).toBeNull();
+          } else if (dname === "float64" && ["exp", "tanh", "sigmoid", "log"].includes(name)) {
             const bad = g.findIndex((v, i) => !(Math.abs(v - w[i]) <= Math.abs(w[i]) * 2 ** -51));
             expect(bad === -1 ? null : [g[bad], w[bad]], name).toBeNull();
           } else {
