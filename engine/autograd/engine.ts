@@ -94,7 +94,8 @@ export function validate_outputs(edges: readonly Edge[], grads: Grad[], formatEr
 
 /** Whether user code sees this Node's gradients: hooks on it, or a custom Function's backward. */
 function exposes_gradients(fn: Node): boolean {
-  if (fn.tensor_pre_hooks.size || fn.retains_grad_hooks.size || fn.pre_hooks.length || fn.post_hooks.length || fn.runs_user_code()) return true;
+  if (fn.hasHooks_() && (fn.tensor_pre_hooks.size || fn.retains_grad_hooks.size || fn.pre_hooks.length || fn.post_hooks.length)) return true;
+  if (fn.runs_user_code()) return true;
   if (fn instanceof AccumulateGrad) {
     const meta = get_autograd_meta(fn.variable);
     return !!meta && (meta.hooks_.length > 0 || meta.post_acc_grad_hooks_.length > 0);
@@ -106,7 +107,9 @@ function exposes_gradients(fn: Node): boolean {
 function call_function(fn: Node, inputs: Grad[], stealable: (t: Tensor) => boolean, own: GradOwnership, made: Storage[] | null): Grad[] {
   // call_tensor_pre_hooks: a slot's hooks run even when its gradient is undefined (an unused output of a
   // multi-output Node): they see null, as PyTorch 1.13's hooks see None; retain_grad's hook runs after them
-  let grads = inputs.map((g, slot) => {
+  // no hook was ever registered on this Node (the common case): the gradients go to apply as they are
+  const hooked = fn.hasHooks_();
+  let grads = !hooked ? inputs : inputs.map((g, slot) => {
     const hooks = fn.tensor_pre_hooks.get(slot) ?? [];
     const retain = fn.retains_grad_hooks.get(slot);
     if (!hooks.length && !retain) return g;
@@ -118,7 +121,7 @@ function call_function(fn: Node, inputs: Grad[], stealable: (t: Tensor) => boole
     }
     return r;
   });
-  for (const hook of [...fn.pre_hooks]) {
+  if (hooked) for (const hook of [...fn.pre_hooks]) {
     engineObserver?.onHook(fn, "pre", hook.name || null);
     const r = hook(grads);
     if (r) grads = [...r];
@@ -136,7 +139,7 @@ function call_function(fn: Node, inputs: Grad[], stealable: (t: Tensor) => boole
   }
   // a gradient summed down to the input's shape or cast is a temporary the engine made and dropped
   if (raw) raw.forEach((g, i) => g !== outputs[i] && own.discard(g));
-  for (const hook of [...fn.post_hooks]) {
+  if (hooked) for (const hook of [...fn.post_hooks]) {
     engineObserver?.onHook(fn, "post", hook.name || null);
     const r = hook(outputs, grads);
     if (r) outputs = [...r];

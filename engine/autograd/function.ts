@@ -41,24 +41,61 @@ function removeFrom<T>(list: T[], item: T): void {
   if (i >= 0) list.splice(i, 1);
 }
 
+/** What a Node rarely has: hooks, grad_fn.metadata, anomaly mode's forward call site. */
+interface NodeExtras {
+  tensor_pre_hooks: Map<number, TensorPreHook[]> | null;
+  retains_grad_hooks: Map<number, TensorPreHook> | null;
+  pre_hooks: FunctionPreHook[] | null;
+  post_hooks: FunctionPostHook[] | null;
+  metadata: Record<string, unknown> | null;
+  forward_call_site: SourceLocation | null;
+}
+
 export abstract class Node {
   next_edges: Edge[] = [];
   readonly input_metadata: (InputMetadata | null)[] = [];
-  /** Hooks on one gradient slot (Tensor.register_hook on this Node's output), by slot. */
-  readonly tensor_pre_hooks = new Map<number, TensorPreHook[]>();
-  /** retain_grad()'s hook per slot: stores the gradient into the non-leaf's .grad. */
-  readonly retains_grad_hooks = new Map<number, TensorPreHook>();
-  readonly pre_hooks: FunctionPreHook[] = [];
-  readonly post_hooks: FunctionPostHook[] = [];
-  /** grad_fn.metadata: a dict for the user (anomaly mode keeps the forward call site here too). */
-  readonly metadata: Record<string, unknown> = {};
+  // The hooks, grad_fn.metadata and anomaly mode's call site live in one object made on first use:
+  // every forward op under grad makes a Node, almost none get a hook, and this constructor runs for
+  // hundreds of Node classes, so each field it defines is a megamorphic store — building the graph
+  // was dominated by this initializer (bench/profile_steps.mjs). Three fields are defined now, not
+  // nine: extras_ is declared only (absent until first use), so a Node without hooks never defines it.
+  private declare extras_: NodeExtras | undefined;
   readonly sequence_nr: number;
+  private extras(): NodeExtras {
+    return (this.extras_ ??= { tensor_pre_hooks: null, retains_grad_hooks: null, pre_hooks: null, post_hooks: null, metadata: null, forward_call_site: null });
+  }
+  /** Hooks on one gradient slot (Tensor.register_hook on this Node's output), by slot. */
+  get tensor_pre_hooks(): Map<number, TensorPreHook[]> {
+    return (this.extras().tensor_pre_hooks ??= new Map());
+  }
+  /** retain_grad()'s hook per slot: stores the gradient into the non-leaf's .grad. */
+  get retains_grad_hooks(): Map<number, TensorPreHook> {
+    return (this.extras().retains_grad_hooks ??= new Map());
+  }
+  get pre_hooks(): FunctionPreHook[] {
+    return (this.extras().pre_hooks ??= []);
+  }
+  get post_hooks(): FunctionPostHook[] {
+    return (this.extras().post_hooks ??= []);
+  }
+  /** grad_fn.metadata: a dict for the user (anomaly mode keeps the forward call site here too). */
+  get metadata(): Record<string, unknown> {
+    return (this.extras().metadata ??= {});
+  }
   /** Anomaly mode: where in the user's code the forward op that made this Node ran. */
-  readonly forward_call_site: SourceLocation | null;
+  get forward_call_site(): SourceLocation | null {
+    return this.extras_ === undefined ? null : this.extras_.forward_call_site;
+  }
+  /** Whether any hook container was ever made (they may be empty again: callers check their contents). */
+  hasHooks_(): boolean {
+    const x = this.extras_;
+    return x !== undefined && (x.tensor_pre_hooks !== null || x.retains_grad_hooks !== null || x.pre_hooks !== null || x.post_hooks !== null);
+  }
 
   constructor(sequenceNr?: number) {
     this.sequence_nr = sequenceNr ?? nextSequenceNr++;
-    this.forward_call_site = forwardCallSite();
+    const site = forwardCallSite();
+    if (site !== null) this.extras().forward_call_site = site;
   }
 
   /** The class name PyTorch prints: MulBackward0, AccumulateGrad. */
