@@ -52,6 +52,10 @@ export class PooledWorker {
 
 class WorkerPool {
   private readonly idle: PooledWorker[] = [];
+  /** The cap on idle threads; 0 terminates every thread an iterator gives back (spawn per epoch, the bench's baseline). */
+  max_idle = MAX_IDLE;
+  /** How long a thread may wait idle before it is terminated. */
+  idle_ms = IDLE_MS;
 
   /** Idle threads now (for tests and the bench). */
   get idle_count(): number {
@@ -116,12 +120,12 @@ class WorkerPool {
   }
 
   private makeIdle(p: PooledWorker): void {
-    if (this.idle.length >= MAX_IDLE) {
+    if (this.idle.length >= this.max_idle) {
       void this.terminate(p);
       return;
     }
     p.state = "idle";
-    p.idleTimer = setTimeout(() => void this.terminate(p), IDLE_MS);
+    p.idleTimer = setTimeout(() => void this.terminate(p), this.idle_ms);
     p.idleTimer.unref();
     this.idle.push(p);
   }

@@ -1,7 +1,9 @@
 // Run as a child process by workers.test.ts: leaves a worker iterator half-consumed and a persistent
-// loader's workers idle, then returns from the script. Node must exit by itself (workers are unref'd).
+// loader's workers idle, and a fresh loader's thread idle in the pool, then returns from the script.
+// Node must exit by itself at once (workers are unref'd), not after the pool's idle timeout.
 import * as torch from "../../dist/engine/index.js";
 import { Probe } from "./_worker_datasets.mjs";
+import { _worker_pool } from "../../dist/engine/data/_worker_pool.js";
 
 const D = torch.utils.data;
 const loader = new D.DataLoader(new Probe(20), { batch_size: 2, num_workers: 1 });
@@ -10,4 +12,17 @@ const first = await it.next();
 const persistent = new D.DataLoader(new Probe(4), { batch_size: 2, num_workers: 1, persistent_workers: true });
 let n = 0;
 for await (const _ of persistent) n++;
-console.log(`done ${first.value.index.tolist()} ${n}`);
+// a fresh loader's thread goes back to the pool, idle; with a short idle timeout it is then ended
+_worker_pool.idle_ms = 300;
+const fresh = new D.DataLoader(new Probe(4), { batch_size: 2, num_workers: 1 });
+const it2 = fresh[Symbol.asyncIterator]();
+while (!(await it2.next()).done);
+const idleAfterEpoch = _worker_pool.idle_count;
+await new Promise((r) => setTimeout(r, 1500));
+const idleLater = _worker_pool.idle_count;
+const timedOut = it2._workers[0].threadId;
+// another fresh epoch leaves a thread idle in the pool (5 s timeout): Node must still exit at once
+_worker_pool.idle_ms = 5000;
+for await (const _ of fresh) n++;
+console.log(`done ${first.value.index.tolist()} ${n} idle ${idleAfterEpoch} ${idleLater} ${timedOut} ${_worker_pool.idle_count}`);
+console.log(`end ${Date.now()}`);
