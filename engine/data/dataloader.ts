@@ -8,10 +8,7 @@
 // Each new iterator draws base_seed from the default generator (or `generator`) before the sampler
 // runs, as PyTorch does, so shuffled orders match PyTorch epoch after epoch.
 
-import { Worker } from "node:worker_threads";
-import { fileURLToPath } from "node:url";
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import type { Worker } from "node:worker_threads";
 import type { Generator } from "../aten/Generator.js";
 import { RuntimeError, ValueError, TypeError_, IndexError, NotImplementedError } from "../c10/Errors.js";
 import { len, getitem, draw_int64_seed, pyRepr } from "./_common.js";
@@ -21,6 +18,7 @@ import { default_collate, default_convert } from "./collate.js";
 import { decodeTree } from "./_transfer.js";
 import { workerSpecOf, fnSpecOf } from "./_worker_spec.js";
 import type { WorkerInit } from "./worker.js";
+import { _worker_pool, type PooledWorker } from "./_worker_pool.js";
 import { AssertionError } from "./dataset.js";
 
 export interface DataLoaderOptions {
@@ -180,7 +178,7 @@ export class DataLoader<T = any> implements Iterable<T>, AsyncIterable<T> {
     return new _MultiProcessingDataLoaderIter<T>(this);
   }
 
-  /** Stops persistent workers now (idle workers never keep Node alive: they are unref'd between batches). */
+  /** Ends persistent workers now: their threads go back to the idle pool (which never keeps Node alive). */
   shutdown(): Promise<void> {
     const it = this._iterator;
     this._iterator = null;
@@ -254,17 +252,6 @@ export class _SingleProcessDataLoaderIter<T> extends _BaseDataLoaderIter impleme
   }
 }
 
-/** The compiled worker entry point (tests run TypeScript sources; workers always run dist/ JavaScript). */
-function workerScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  const dir = dirname(here);
-  if (here.endsWith(".js")) return join(dir, "worker.js");
-  const m = /^(.*)[\\/]engine[\\/]data$/.exec(dir);
-  const js = m ? join(m[1], "dist", "engine", "data", "worker.js") : join(dir, "worker.js");
-  if (!existsSync(js)) throw new RuntimeError(`DataLoader workers need the compiled engine: ${js} is missing (run npm run build)`);
-  return js;
-}
-
 const ERRORS: Record<string, new (m: string) => Error> = {
   RuntimeError, ValueError, TypeError: TypeError_, IndexError, NotImplementedError, AssertionError,
   RangeError, SyntaxError, ReferenceError, Error,
@@ -289,7 +276,11 @@ type WorkerMsg =
 
 export class _MultiProcessingDataLoaderIter<T> extends _BaseDataLoaderIter implements AsyncIterableIterator<T> {
   private readonly _workers: Worker[] = [];
+  private readonly _pooled: PooledWorker[];
   private readonly _workers_status: boolean[] = [];
+  private readonly _worker_outstanding: number[] = []; // fetches sent to each worker, not yet answered
+  private readonly _worker_threw: boolean[] = []; // its user code raised: not given back to the pool
+  private _bad = false; // timed out or a worker died: terminate them all
   private readonly _queue: WorkerMsg[] = [];
   private _waiter: (() => void) | null = null;
   private _worker_queue_idx_cycle = 0;
@@ -310,22 +301,32 @@ export class _MultiProcessingDataLoaderIter<T> extends _BaseDataLoaderIter imple
     const dataset = workerSpecOf(loader.dataset);
     const collate_fn = fnSpecOf(loader._user_collate, "collate_fn");
     const worker_init_fn = fnSpecOf(loader.worker_init_fn, "worker_init_fn");
-    const script = workerScript();
+    // threads from the process-wide pool (spawned if too few: they start importing at once); each gets
+    // the init a freshly started worker would (worker.ts)
+    this._pooled = _worker_pool.acquire(this._num_workers, (i) => ({
+      message: (m: WorkerMsg) => this._on_message(i, m),
+      error: (error) => this._push({ type: "crash", worker_id: i, error }),
+      exit: (code) => this._push({ type: "exit", worker_id: i, code }),
+    }));
     for (let i = 0; i < this._num_workers; i++) {
-      const init: WorkerInit & { __glasstorch_data_worker__: true } = {
-        __glasstorch_data_worker__: true,
+      const init: WorkerInit = {
         dataset, dataset_kind: loader._dataset_kind, auto_collation: loader._auto_collation, collate_fn, worker_init_fn,
         drop_last: loader.drop_last, base_seed: this._base_seed.toString(), worker_id: i, num_workers: this._num_workers,
       };
-      const w = new Worker(script, { workerData: init });
-      w.unref(); // only a pending next() keeps Node alive: abandoned iterators never hang the process
-      w.on("message", (m: WorkerMsg) => this._push(m));
-      w.on("error", (error) => this._push({ type: "crash", worker_id: i, error }));
-      w.on("exit", (code) => this._push({ type: "exit", worker_id: i, code }));
+      const w = this._pooled[i].worker;
+      w.postMessage({ type: "init", init });
       this._workers.push(w);
       this._workers_status.push(true);
+      this._worker_outstanding.push(0);
+      this._worker_threw.push(false);
     }
     this._reset(loader, true);
+  }
+
+  private _on_message(i: number, m: WorkerMsg): void {
+    if (m.type === "data" || m.type === "error" || m.type === "stop_iteration") this._worker_outstanding[i]--;
+    if (m.type === "error") this._worker_threw[i] = true;
+    this._push(m);
   }
 
   private _push(m: WorkerMsg): void {
@@ -369,6 +370,7 @@ export class _MultiProcessingDataLoaderIter<T> extends _BaseDataLoaderIter imple
     if (worker_queue_idx < 0) return;
     this._workers[worker_queue_idx].postMessage({ type: "fetch", idx: this._send_idx, index: r.value });
     this._task_info.set(this._send_idx, { worker_id: worker_queue_idx });
+    this._worker_outstanding[worker_queue_idx]++;
     this._tasks_outstanding++;
     this._send_idx++;
   }
@@ -382,7 +384,10 @@ export class _MultiProcessingDataLoaderIter<T> extends _BaseDataLoaderIter imple
         await new Promise<void>((resolve, reject) => {
           this._waiter = resolve;
           if (this.loader.timeout > 0) {
-            timer = setTimeout(() => reject(new RuntimeError(`DataLoader timed out after ${this.loader.timeout} seconds`)), this.loader.timeout * 1000);
+            timer = setTimeout(() => {
+              this._bad = true;
+              reject(new RuntimeError(`DataLoader timed out after ${this.loader.timeout} seconds`));
+            }, this.loader.timeout * 1000);
           }
         });
       } finally {
@@ -423,6 +428,7 @@ export class _MultiProcessingDataLoaderIter<T> extends _BaseDataLoaderIter imple
       const m = await this._get_data();
       if (m.type === "crash" || m.type === "exit") {
         if (this._shutdown) continue;
+        this._bad = true;
         const why = m.type === "crash" ? `: ${(m.error as Error)?.message ?? m.error}` : "";
         throw new RuntimeError(`DataLoader worker (thread id(s) ${this._workers[m.worker_id].threadId}) exited unexpectedly${why}`);
       }
@@ -461,9 +467,18 @@ export class _MultiProcessingDataLoaderIter<T> extends _BaseDataLoaderIter imple
     return this;
   }
 
+  /**
+   * The iterator is done with its threads: they go back to the pool, except those whose user code
+   * threw and all of them after a timeout or a crash (PyTorch's fresh workers would not carry that on).
+   */
   async _shutdown_workers(): Promise<void> {
     if (this._shutdown) return;
     this._shutdown = true;
-    await Promise.all(this._workers.map((w) => w.terminate()));
+    const ends: Promise<unknown>[] = [];
+    this._pooled.forEach((p, i) => {
+      if (this._bad || this._worker_threw[i]) ends.push(_worker_pool.terminate(p));
+      else _worker_pool.release(p, this._worker_outstanding[i] > 0);
+    });
+    await Promise.all(ends);
   }
 }

@@ -1,6 +1,7 @@
 // The body of a DataLoader worker thread: torch/utils/data/_utils/worker.py's _worker_loop.
-// It seeds torch with base_seed + worker_id, rebuilds the dataset from its spec, runs worker_init_fn,
-// then answers index messages with collated batches (or a wrapped exception) until told to stop.
+// On each "init" it seeds torch with base_seed + worker_id, rebuilds the dataset from its spec, runs
+// worker_init_fn, then answers index messages with collated batches (or a wrapped exception) until
+// released (the thread then waits in _worker_pool.ts for the next iterator) or told to stop.
 //
 // A light entry: a worker thread starts cold (PyTorch's fork copies a warm process; this is its spawn),
 // so it loads only what fetching and collating need — the operators and Tensor methods (any dataset
@@ -66,18 +67,31 @@ function wrapException(e: unknown, worker_id: number): { exc_type: string; msg: 
   return { exc_type: name, msg: `Caught ${name} in DataLoader worker process ${worker_id}.\nOriginal ${tb}` };
 }
 
-async function main(): Promise<void> {
-  const init = workerData as WorkerInit;
-  const port = parentPort!;
-  const seed = BigInt(init.base_seed) + BigInt(init.worker_id);
-  manual_seed(seed);
+/** One iterator's worker: PyTorch's _worker_loop state, built from an init message. */
+interface WorkerState {
+  init: WorkerInit;
+  dataset: unknown;
+  collate: ((b: unknown) => unknown) | null;
+  init_exception: { exc_type: string; msg: string } | null;
+  iter: Iterator<unknown> | null;
+  iteration_end: boolean; // the loop's flag: StopIteration sent, ignore further indices this epoch
+  ended: boolean; // the fetcher's flag: the stream ran out inside a batch, the next fetch stops
+}
 
-  let dataset: unknown = null;
-  let collate: ((b: unknown) => unknown) | null = null;
-  let init_exception: { exc_type: string; msg: string } | null = null;
-  let iter: Iterator<unknown> | null = null;
-  let iteration_end = false; // the loop's flag: StopIteration sent, ignore further indices this epoch
-  let ended = false; // the fetcher's flag: the stream ran out inside a batch, the next fetch stops
+type InMsg =
+  | { type: "init"; init: WorkerInit }
+  | { type: "fetch"; idx: number; index: unknown }
+  | { type: "resume" } | { type: "release" } | { type: "stop" };
+
+/**
+ * A worker thread serves one iterator after another (_worker_pool.ts): each "init" gives it the state a
+ * freshly started worker would have (seeded RNG, dataset rebuilt from its spec, worker_init_fn run,
+ * new get_worker_info()); "release" drops it. Messages are handled strictly in order; those arriving
+ * while an init is still awaiting imports wait in a queue.
+ */
+function main(): void {
+  const port = parentPort!;
+  let st: WorkerState | null = null;
   // default_collate's storages for the current batch: made during the call and kept by no one else,
   // so they are transferred without a copy (_transfer.ts)
   let owned = new Set<Storage>();
@@ -92,27 +106,35 @@ async function main(): Promise<void> {
     }
   };
 
-  try {
-    dataset = await buildDataset(init.dataset);
-    _set_worker_info(new WorkerInfo(init.worker_id, init.num_workers, seed, dataset));
-    const userCollate = await buildFn(init.collate_fn);
-    collate = userCollate ?? (init.auto_collation ? collateOwned : default_convert) as (b: unknown) => unknown;
-    const initFn = await buildFn(init.worker_init_fn);
-    if (initFn !== null) await initFn(init.worker_id);
-  } catch (e) {
-    init_exception = wrapException(e, init.worker_id);
-  }
+  const start = async (init: WorkerInit): Promise<WorkerState> => {
+    const seed = BigInt(init.base_seed) + BigInt(init.worker_id);
+    _set_worker_info(null);
+    manual_seed(seed);
+    const s: WorkerState = { init, dataset: null, collate: null, init_exception: null, iter: null, iteration_end: false, ended: false };
+    try {
+      s.dataset = await buildDataset(init.dataset);
+      _set_worker_info(new WorkerInfo(init.worker_id, init.num_workers, seed, s.dataset));
+      const userCollate = await buildFn(init.collate_fn);
+      s.collate = userCollate ?? (init.auto_collation ? collateOwned : default_convert) as (b: unknown) => unknown;
+      const initFn = await buildFn(init.worker_init_fn);
+      if (initFn !== null) await initFn(init.worker_id);
+    } catch (e) {
+      s.init_exception = wrapException(e, init.worker_id);
+    }
+    return s;
+  };
 
-  const fetch = (index: unknown): unknown => {
+  const fetch = (s: WorkerState, index: unknown): unknown => {
+    const { init, collate } = s;
     if (init.dataset_kind === "iterable") {
-      if (ended) return STOP;
-      iter ??= (dataset as Iterable<unknown>)[Symbol.iterator]();
+      if (s.ended) return STOP;
+      s.iter ??= (s.dataset as Iterable<unknown>)[Symbol.iterator]();
       if (init.auto_collation) {
         const data: unknown[] = [];
         for (let k = 0; k < (index as unknown[]).length; k++) {
-          const r = iter.next();
+          const r = s.iter.next();
           if (r.done) {
-            ended = true;
+            s.ended = true;
             break;
           }
           data.push(r.value);
@@ -120,38 +142,46 @@ async function main(): Promise<void> {
         if (data.length === 0 || (init.drop_last && data.length < (index as unknown[]).length)) return STOP;
         return collate!(data);
       }
-      const r = iter.next();
+      const r = s.iter.next();
       if (r.done) return STOP;
       return collate!(r.value);
     }
-    if (init.auto_collation) return collate!((index as number[]).map((i) => getitem(dataset, i)));
-    return collate!(getitem(dataset, index));
+    if (init.auto_collation) return collate!((index as number[]).map((i) => getitem(s.dataset, i)));
+    return collate!(getitem(s.dataset, index));
   };
 
-  port.on("message", (m: { type: "fetch"; idx: number; index: unknown } | { type: "resume" } | { type: "stop" }) => {
+  const handle = (m: InMsg): void => {
     if (m.type === "stop") {
       port.close();
       return;
     }
+    if (m.type === "release") {
+      st = null;
+      _set_worker_info(null);
+      port.postMessage({ type: "released" });
+      return;
+    }
+    const s = st;
+    if (s === null) return; // (init handled by the queue)
     if (m.type === "resume") {
-      iter = null;
-      iteration_end = false;
-      ended = false;
+      s.iter = null;
+      s.iteration_end = false;
+      s.ended = false;
       port.postMessage({ type: "resumed" });
       return;
     }
-    if (iteration_end) return;
-    if (init_exception !== null) {
-      port.postMessage({ type: "error", idx: m.idx, ...init_exception });
-      init_exception = null;
+    if (m.type !== "fetch" || s.iteration_end) return;
+    if (s.init_exception !== null) {
+      port.postMessage({ type: "error", idx: m.idx, ...s.init_exception });
+      s.init_exception = null;
       return;
     }
     try {
       owned = new Set();
-      const data = fetch(m.index);
+      const data = fetch(s, m.index);
       if (data === STOP) {
-        iteration_end = true;
-        port.postMessage({ type: "stop_iteration", idx: m.idx, worker_id: init.worker_id });
+        s.iteration_end = true;
+        port.postMessage({ type: "stop_iteration", idx: m.idx, worker_id: s.init.worker_id });
         return;
       }
       const transfer: ArrayBuffer[] = [];
@@ -159,12 +189,31 @@ async function main(): Promise<void> {
       owned = new Set();
       port.postMessage({ type: "data", idx: m.idx, data: encoded }, transfer);
     } catch (e) {
-      port.postMessage({ type: "error", idx: m.idx, ...wrapException(e, init.worker_id) });
+      port.postMessage({ type: "error", idx: m.idx, ...wrapException(e, s.init.worker_id) });
     }
+  };
+
+  const queue: InMsg[] = [];
+  let starting = false;
+  const drain = async (): Promise<void> => {
+    while (queue.length > 0 && !starting) {
+      const m = queue.shift()!;
+      if (m.type === "init") {
+        starting = true;
+        st = await start(m.init);
+        starting = false;
+        port.postMessage({ type: "ready" });
+      } else {
+        handle(m);
+      }
+    }
+  };
+  port.on("message", (m: InMsg) => {
+    queue.push(m);
+    if (!starting) void drain();
   });
-  port.postMessage({ type: "ready" });
 }
 
 const STOP = Symbol("StopIteration");
 
-if (parentPort !== null && (workerData as { __glasstorch_data_worker__?: boolean })?.__glasstorch_data_worker__) void main();
+if (parentPort !== null && (workerData as { __glasstorch_data_worker__?: boolean })?.__glasstorch_data_worker__) main();

@@ -23,6 +23,7 @@ export class Probe extends Dataset {
     this.n = n;
     this.opts = opts;
     this.offset = 0;
+    this.reads = 0;
     this.kept = new Map();
   }
 
@@ -39,8 +40,10 @@ export class Probe extends Dataset {
       sleep(30); // finishes strictly later than index 1
     }
     const info = get_worker_info();
+    this.reads++;
     const item = {
       index: i,
+      reads: this.reads, // how many items this copy of the dataset has served (a mutation a fresh copy doesn't see)
       value: i + this.offset,
       worker: info ? info.id : -1,
       thread: threadId,
