@@ -357,6 +357,22 @@ void conv2d_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, S* gb, int64
         for (int64_t x = 0; x < g.OW; ++x) scratch[o * L + y * g.OW + x] = *go.at(n, o, y, x);
     return GemmOperand<S>{scratch, L, 1};
   };
+  if (gi != nullptr && K > 0 && L > 0 && g.sh == 1 && g.sw == 1 && g.dh * (g.KH - 1) >= g.ph && g.dw * (g.KW - 1) >= g.pw) {
+    // stride 1: grad_input is the forward convolution of grad_output (O channels), padded by
+    // d*(k-1) - p, with the weight transposed over (O, C) and flipped in space; the implicit-GEMM
+    // forward computes it where it applies (no W^T @ grad_output columns, no col2im)
+    const Geometry t{g.N, g.O, g.OH, g.OW, g.C, g.KH, g.KW, g.H, g.W, 1, 1, g.dh * (g.KH - 1) - g.ph, g.dw * (g.KW - 1) - g.pw, g.dh, g.dw};
+    if (use_implicit(t)) {
+      const int64_t Kt = g.O * g.KH * g.KW;
+      std::vector<S> wt(static_cast<size_t>(g.C * Kt));
+      for (int64_t c = 0; c < g.C; ++c)
+        for (int64_t o = 0; o < g.O; ++o)
+          for (int64_t i = 0; i < g.KH; ++i)
+            for (int64_t j = 0; j < g.KW; ++j) wt[size_t(c * Kt + (o * g.KH + i) * g.KW + j)] = *w.at(o, c, g.KH - 1 - i, g.KW - 1 - j);
+      conv2d_forward_implicit(t, *gi, go, GemmOperand<S>{wt.data(), Kt, 1}, static_cast<const S*>(nullptr), 0);
+      gi = nullptr;
+    }
+  }
   if (gi != nullptr) {
     std::vector<S> wstore;
     const GemmOperand<S> wm = weight_matrix(g, w, wstore);

@@ -2,7 +2,8 @@
 // column chunks that start and end mid output row (float32 and float64 chunk sizes differ), the
 // stride-1 same-size im2col (whole-plane copies, edge columns zeroed), the 1x1 direct path, and grad_weight summed in fixed image groups on parallel threads (batch sizes
 // around the group count, odd group sizes, batch 1); groups, stride, padding, dilation, odd sizes;
-// float32 and float64; 1 and 2 threads; each instruction-set unit. (PyTorch's values for the conv
+// float32 and float64; 1 and 2 threads; each instruction-set unit; the stride-1 implicit-GEMM forward
+// and grad_input against the TypeScript loops and the im2col path (set_conv_path). (PyTorch's values for the conv
 // family are checked on both paths by conv.test.ts and layers_backward.test.ts.)
 //
 // Tolerance: the native GEMM sums in another order than the TypeScript kernel (vector lanes, K blocks,
@@ -127,6 +128,10 @@ describe("native conv2d paths (column chunks, 1x1, grouped grad_weight) agree wi
 // AVX-512, 6 on AVX2/default, with 1/3 and 2/3 height tail tiles), tasks of 8 column panels. Each case
 // is run on the implicit path ("auto") and on the im2col path and compared with the TypeScript loops;
 // every case here satisfies the predicate (checked below, so a case cannot silently test im2col only).
+// grad_input (stride 1, pad <= dilation * (kernel - 1)) is the same path run on grad_output padded by
+// d (k - 1) - p with the weight transposed and flipped; these cases take it too (their transposed
+// geometry satisfies the predicate: pad' = 1, 2, (4, 2), (0, 1), 1), checked against the TypeScript
+// loops on both paths.
 const implicitCases: [string, number[], number[], Record<string, unknown>, boolean][] = [
   // 64 -> 64 channels (AVX-512: 5 tiles of 12 + a 4-row tail), W 30: Wp 32, 17 x 32 = 544 columns = 17 panels of 32 (3 tasks)
   ["3x3 pad 1, 64 -> 64, several tasks", [1, 64, 17, 30], [64, 64, 3, 3], { padding: 1 }, true],
@@ -148,17 +153,19 @@ function takesImplicit(xs: number[], ws: number[], opts: Record<string, unknown>
   return sh === 1 && sw === 1 && ws[2] * ws[3] > 1 && OW > 0 && OH > 0 && (Wp - OW) * 8 <= Wp;
 }
 
-describe("native conv2d implicit-GEMM forward agrees with the TypeScript loops and the im2col path", () => {
+describe("native conv2d implicit-GEMM forward and grad_input agree with the TypeScript loops and the im2col path", () => {
   for (const [name, xs, ws, opts, contiguous] of implicitCases) {
     native(name, () => {
       expect(takesImplicit(xs, ws, opts)).toBe(true);
       for (const dtype of [torch.float32, torch.float64]) {
         const run = () => {
           torch.manual_seed(4);
-          const x = contiguous ? torch.randn(xs, { dtype }) : torch.randn([xs[0], xs[2], xs[3], xs[1]], { dtype }).permute(0, 3, 1, 2);
+          const x = (contiguous ? torch.randn(xs, { dtype }) : torch.randn([xs[0], xs[2], xs[3], xs[1]], { dtype }).permute(0, 3, 1, 2)).requires_grad_(true);
           const w = torch.randn(ws, { dtype });
           const b = torch.randn([ws[0]], { dtype });
-          return [F.conv2d(x, w, b, opts), F.conv2d(x, w, null, opts)];
+          const y = F.conv2d(x, w, b, opts);
+          y.mul(torch.randn(y.shape, { dtype })).sum().backward();
+          return [y, F.conv2d(x, w, null, opts), x.grad!];
         };
         const ts = underTs(run);
         const k = ws[1] * ws[2] * ws[3];
@@ -168,10 +175,11 @@ describe("native conv2d implicit-GEMM forward agrees with the TypeScript loops a
             for (const isa of ISAS) {
               _set_native_isa(isa as any);
               torch.set_num_threads(threads);
-              const [yb, y] = run();
+              const [yb, y, gi] = run();
               const what = `${name} ${dtype} ${path} ${threads}t ${isa}`;
               closeTo(yb, ts[0], k, `${what} output (bias)`);
               closeTo(y, ts[1], k, `${what} output`);
+              closeTo(gi, ts[2], ws[0] * ws[2] * ws[3], `${what} grad_input`);
             }
           }
         }
