@@ -14,6 +14,10 @@
 // for every batch size keeps results equal, and OpenBLAS on whole images, one image after another
 // (im2col split over channels), measured within noise of this (1 thread: 24-26 vs 25-28 ms CPU per
 // call on the 8x64x56x56 3x3 layer) while needing the 7 MB unfolded image.
+// Stride 1 (where the padded row is at most 1/8 wider than the output row) takes the implicit-GEMM
+// path instead (conv2d_forward_implicit: no im2col buffer; grad_input as the forward convolution of
+// grad_output with the flipped, transposed weight, no col2im). Measured 1 thread, min process CPU ms
+// per call on 8x64x56x56 * 64 3x3 p1: forward 20.8 -> 18.2-19.1, grad_input 23.1 -> 19.6.
 #include <napi.h>
 
 #include <algorithm>
