@@ -438,7 +438,10 @@ void conv2d_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, S* gb, int64
             colT = GemmOperand<S>{col, 1, Lc};
           }
           const GemmOperand<S> goc{gom.data + l0 * gom.cs, gom.rs, gom.cs};
-          own_gemm(GemmProblem<S>{g.O, K, Lc, S(1), S(1), goc, colT, GemmOperand<S>{acc, K, 1}}, threads);
+          // the partial is held K x O (element (o, p) at p*O + o): the GEMM runs as C^T = columns @
+          // grad_output^T (oriented: the smaller operand transposed), whose C^T is then row-major and
+          // stored as whole vectors instead of element by element through a stride of K
+          own_gemm(GemmProblem<S>{g.O, K, Lc, S(1), S(1), goc, colT, GemmOperand<S>{acc, 1, g.O}}, threads);
         }
       }
     };
@@ -457,7 +460,7 @@ void conv2d_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, S* gb, int64
     for (int64_t o = 0; o < g.O; ++o)
       for (int64_t c = 0; c < g.C; ++c)
         for (int64_t i = 0; i < g.KH; ++i)
-          for (int64_t j = 0; j < g.KW; ++j) *gw->at(o, c, i, j) = acc[size_t(o * K + (c * g.KH + i) * g.KW + j)];
+          for (int64_t j = 0; j < g.KW; ++j) *gw->at(o, c, i, j) = acc[size_t(((c * g.KH + i) * g.KW + j) * g.O + o)];
   }
   if (gb != nullptr) {
     // grad_bias[o] = sum of grad_output[:, o], in double, rounded once (as the TypeScript kernel)
