@@ -123,7 +123,7 @@ describe("native conv2d paths (column chunks, 1x1, grouped grad_weight) agree wi
   });
 });
 
-// The implicit-GEMM forward (stride 1, (Wp - OW) / Wp <= 1/8 with Wp = W + 2 pad_w: Conv.cc use_implicit):
+// The implicit-GEMM forward (stride 1, (Wp - OW) / Wp <= 1/8 with Wp = W + 2 pad_w, C*KH*KW >= 32: Conv.cc use_implicit):
 // the padded image's shifted windows as B's rows, A packed once per call into row panels (12 rows on
 // AVX-512, 6 on AVX2/default, with 1/3 and 2/3 height tail tiles), tasks of 8 column panels. Each case
 // is run on the implicit path ("auto") and on the im2col path and compared with the TypeScript loops;
@@ -150,7 +150,7 @@ function takesImplicit(xs: number[], ws: number[], opts: Record<string, unknown>
   const pair = (v: unknown, d: number) => (v === undefined ? [d, d] : Array.isArray(v) ? (v as number[]) : [v as number, v as number]);
   const [sh, sw] = pair(opts.stride, 1), [ph, pw] = pair(opts.padding, 0), [dh, dw] = pair(opts.dilation, 1);
   const Wp = xs[3] + 2 * pw, OW = Wp - dw * (ws[3] - 1), OH = xs[2] + 2 * ph - dh * (ws[2] - 1);
-  return sh === 1 && sw === 1 && ws[2] * ws[3] > 1 && OW > 0 && OH > 0 && (Wp - OW) * 8 <= Wp;
+  return sh === 1 && sw === 1 && ws[2] * ws[3] > 1 && ws[1] * ws[2] * ws[3] >= 32 && OW > 0 && OH > 0 && (Wp - OW) * 8 <= Wp;
 }
 
 describe("native conv2d implicit-GEMM forward and grad_input agree with the TypeScript loops and the im2col path", () => {
