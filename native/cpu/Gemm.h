@@ -26,6 +26,22 @@ struct GemmProblem {
   GemmOperand<S> a, b, c;  // m x k, k x n, m x n
 };
 
+// An implicit-GEMM convolution slice (Conv.cc's stride-1 path): C (m x n, row stride rs_c, unit
+// column stride) = A (m x k, strides ars/acs) @ B where B's row p is the n values at b + off[p]
+// (contiguous; the rows of a convolution over a padded image are shifted windows of it, so no im2col
+// buffer is written). b must stay readable up to b + off[p] + n + the unit's NR (partial panels read
+// whole vectors, the extra columns are not stored).
+template <class S>
+struct ConvRowsProblem {
+  int64_t m, n, k;
+  const S* a;
+  int64_t ars, acs;
+  const S* b;
+  const int64_t* off;
+  S* c;
+  int64_t rs_c;
+};
+
 // The own GEMM of one instruction-set unit, single- or multi-threaded (max_threads caps the pool's).
 struct GemmUnit {
   const char* name;
@@ -34,6 +50,10 @@ struct GemmUnit {
   // runs iters steps of independent f32 multiply-add chains in registers: flops_per_iter flops each
   float (*fma_peak_loop)(int64_t iters);
   int flops_per_iter;
+  // C = A @ B for an implicit-GEMM convolution slice (ConvRowsProblem), threads over n
+  void (*sconv_rows)(const ConvRowsProblem<float>& p, int max_threads);
+  void (*dconv_rows)(const ConvRowsProblem<double>& p, int max_threads);
+  int64_t conv_rows_slack;  // elements of b a slice may read past b + off[p] + n (>= the widest NR)
 };
 extern const GemmUnit kGemmDefault;
 extern const GemmUnit kGemmAVX2;

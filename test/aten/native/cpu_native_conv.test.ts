@@ -2,7 +2,8 @@
 // column chunks that start and end mid output row (float32 and float64 chunk sizes differ), the
 // stride-1 same-size im2col (whole-plane copies, edge columns zeroed), the 1x1 direct path, and grad_weight summed in fixed image groups on parallel threads (batch sizes
 // around the group count, odd group sizes, batch 1); groups, stride, padding, dilation, odd sizes;
-// float32 and float64; 1 and 2 threads; each instruction-set unit. (PyTorch's values for the conv
+// float32 and float64; 1 and 2 threads; each instruction-set unit; the stride-1 implicit-GEMM forward
+// and grad_input against the TypeScript loops and the im2col path (set_conv_path). (PyTorch's values for the conv
 // family are checked on both paths by conv.test.ts and layers_backward.test.ts.)
 //
 // Tolerance: the native GEMM sums in another order than the TypeScript kernel (vector lanes, K blocks,
@@ -13,7 +14,7 @@ import { describe, it, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import type { Tensor } from "../../../engine/aten/core/Tensor.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
-import { _set_native_isa } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { _set_native_isa, nativeAddon } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 
 const status = torch._C._native_status();
 const native = status.loaded ? it : it.skip;
@@ -24,6 +25,7 @@ const F = torch.nn.functional as any;
 
 afterEach(() => {
   set_cpu_capability(null);
+  nativeAddon?.set_conv_path("auto");
   torch.set_num_threads(defaultThreads);
   if (status.loaded) _set_native_isa(best as any);
 });
@@ -119,4 +121,84 @@ describe("native conv2d paths (column chunks, 1x1, grouped grad_weight) agree wi
     const impls = events.filter((e: any) => e.type === "kernel" && /conv/.test(e.stub)).map((e: any) => `${e.stub}:${e.impl}`);
     expect(impls).toEqual(["slow_conv2d_stub:native", "slow_conv2d_backward_stub:native", "slow_conv2d_backward_stub:native"]);
   });
+});
+
+// The implicit-GEMM forward (stride 1, (Wp - OW) / Wp <= 1/8 with Wp = W + 2 pad_w, C*KH*KW >= 32: Conv.cc use_implicit):
+// the padded image's shifted windows as B's rows, A packed once per call into row panels (12 rows on
+// AVX-512, 6 on AVX2/default, with 1/3 and 2/3 height tail tiles), tasks of 8 column panels. Each case
+// is run on the implicit path ("auto") and on the im2col path and compared with the TypeScript loops;
+// every case here satisfies the predicate (checked below, so a case cannot silently test im2col only).
+// grad_input (stride 1, pad <= dilation * (kernel - 1)) is the same path run on grad_output padded by
+// d (k - 1) - p with the weight transposed and flipped; these cases take it too (their transposed
+// geometry satisfies the predicate: pad' = 1, 2, (4, 2), (0, 1), 1), checked against the TypeScript
+// loops on both paths.
+const implicitCases: [string, number[], number[], Record<string, unknown>, boolean][] = [
+  // 64 -> 64 channels (AVX-512: 5 tiles of 12 + a 4-row tail), W 30: Wp 32, 17 x 32 = 544 columns = 17 panels of 32 (3 tasks)
+  ["3x3 pad 1, 64 -> 64, several tasks", [1, 64, 17, 30], [64, 64, 3, 3], { padding: 1 }, true],
+  // 13 outputs (12 + 1 / 6 + 6 + 1), a partial last panel (9 x 19 = 171 columns), strided input
+  ["3x3 pad 1, 13 outputs, channels-last input", [3, 5, 9, 17], [13, 5, 3, 3], { padding: 1 }, false],
+  // 7 outputs (AVX-512: a 8-row tail tile), 5x5 pad 2, dilation 1: Wp 36, OW 32
+  ["5x5 pad 2, 7 outputs", [1, 3, 11, 32], [7, 3, 5, 5], { padding: 2 }, true],
+  // no padding (valid): Wp = W, OW = W - 2; dilation 2 along h only
+  ["3x3 valid, dilation (2, 1), 1 output", [2, 4, 12, 40], [1, 4, 3, 3], { dilation: [2, 1] }, true],
+  // asymmetric padding (2, 1), 3x3 with dilation (1, 1) -> OH = H + 2, one image on both threads
+  ["3x3 pad (2, 1), batch 1 (threads split the columns)", [1, 6, 20, 48], [9, 6, 3, 3], { padding: [2, 1] }, true],
+  ["groups 2, 3x3 pad 1", [2, 8, 10, 22], [6, 4, 3, 3], { groups: 2, padding: 1 }, true],
+];
+
+function takesImplicit(xs: number[], ws: number[], opts: Record<string, unknown>): boolean {
+  const pair = (v: unknown, d: number) => (v === undefined ? [d, d] : Array.isArray(v) ? (v as number[]) : [v as number, v as number]);
+  const [sh, sw] = pair(opts.stride, 1), [ph, pw] = pair(opts.padding, 0), [dh, dw] = pair(opts.dilation, 1);
+  const Wp = xs[3] + 2 * pw, OW = Wp - dw * (ws[3] - 1), OH = xs[2] + 2 * ph - dh * (ws[2] - 1);
+  return sh === 1 && sw === 1 && ws[2] * ws[3] > 1 && ws[1] * ws[2] * ws[3] >= 32 && OW > 0 && OH > 0 && (Wp - OW) * 8 <= Wp;
+}
+
+describe("native conv2d implicit-GEMM forward and grad_input agree with the TypeScript loops and the im2col path", () => {
+  for (const [name, xs, ws, opts, contiguous] of implicitCases) {
+    native(name, () => {
+      expect(takesImplicit(xs, ws, opts)).toBe(true);
+      for (const dtype of [torch.float32, torch.float64]) {
+        const run = () => {
+          torch.manual_seed(4);
+          const x = (contiguous ? torch.randn(xs, { dtype }) : torch.randn([xs[0], xs[2], xs[3], xs[1]], { dtype }).permute(0, 3, 1, 2)).requires_grad_(true);
+          const w = torch.randn(ws, { dtype });
+          const b = torch.randn([ws[0]], { dtype });
+          const y = F.conv2d(x, w, b, opts);
+          y.mul(torch.randn(y.shape, { dtype })).sum().backward();
+          return [y, F.conv2d(x, w, null, opts), x.grad!];
+        };
+        const ts = underTs(run);
+        const k = ws[1] * ws[2] * ws[3];
+        for (const path of ["auto", "im2col"] as const) {
+          nativeAddon!.set_conv_path(path);
+          for (const threads of [1, 2]) {
+            for (const isa of ISAS) {
+              _set_native_isa(isa as any);
+              torch.set_num_threads(threads);
+              const [yb, y, gi] = run();
+              const what = `${name} ${dtype} ${path} ${threads}t ${isa}`;
+              closeTo(yb, ts[0], k, `${what} output (bias)`);
+              closeTo(y, ts[1], k, `${what} output`);
+              closeTo(gi, ts[2], ws[0] * ws[2] * ws[3], `${what} grad_input`);
+            }
+          }
+        }
+      }
+    }, 60_000);
+  }
+
+  native("the implicit path does not depend on the thread count and matches the direct GEMM on im2col columns bit for bit", () => {
+    // 64 outputs, K = 576: the im2col path runs the direct GEMM (no K blocks), whose sum over k has the
+    // implicit path's order; both round bias + sum once
+    torch.manual_seed(6);
+    const x = torch.randn(3, 64, 9, 40), w = torch.randn(64, 64, 3, 3), b = torch.randn(64);
+    const res: number[][] = [];
+    for (const path of ["auto", "im2col"] as const)
+      for (const threads of [1, 2, 3]) {
+        nativeAddon!.set_conv_path(path);
+        torch.set_num_threads(threads);
+        res.push(flat(F.conv2d(x, w, b, { padding: 1 })));
+      }
+    for (const r of res.slice(1)) expect(r).toEqual(res[0]);
+  }, 60_000);
 });
