@@ -303,8 +303,8 @@ Napi::Value AvgPool2d(const Napi::CallbackInfo& info) {
 
 
 // ---- backward kernels: the TypeScript kernels' loops (NormBackward.ts, PoolBackward.ts) in the same
-// order, so the results are theirs bit for bit (but layer norm's input gradient, whose row sums
-// nn_kernels.inc splits into fixed lanes); the split over threads never divides a sum. ----
+// order, so the results are theirs bit for bit (but layer norm's input gradient and batch norm's
+// backward, whose sums nn_kernels.inc splits into fixed lanes); the split over threads never divides a sum. ----
 
 // layer_norm_backward(dtype, dY, dyOffset, X, xOffset, mean: F64, rstd: F64, gamma: F64|null, M, N,
 //                     dX|null, dxOffset, dgamma|null, dgOffset, dbeta|null, dbOffset)
@@ -343,12 +343,13 @@ Napi::Value LayerNormBackward(const Napi::CallbackInfo& info) {
 
 // batch_norm_backward(dtype, dY, dyOffset, X, xOffset, N, C, image, weight: F64|null, mean: F64, invstd: F64, train,
 //                     gi|null, giOffset, gw|null, gwOffset, gb|null, gbOffset): per channel, in double
+// (nn_kernels.inc's batch_norm_backward_channel: the sums over fixed lanes, vectorized per unit)
 Napi::Value BatchNormBackward(const Napi::CallbackInfo& info) {
   Args a(info);
   const int64_t dtype = a.i64(0), N = a.i64(5), C = a.i64(6), image = a.i64(7);
   const bool train = info[11].ToBoolean().Value();
   if (!a.ok) return info.Env().Undefined();
-  return by_dtype(a, dtype, [&](auto tag, const auto&) {
+  return by_dtype(a, dtype, [&](auto tag, const auto& k) {
     using T = decltype(tag);
     const int64_t total = N * C * image;
     const T* dy = a.ptr<T>(1, a.i64(2), total);
@@ -360,30 +361,11 @@ Napi::Value BatchNormBackward(const Napi::CallbackInfo& info) {
     T* gw = a.opt<T>(14, a.is_null(14) ? 0 : a.i64(15), C);
     T* gb = a.opt<T>(16, a.is_null(16) ? 0 : a.i64(17), C);
     if (!a.ok) return;
-    const double n = static_cast<double>(N * image);
     parallel_for(0, C, at_least_1(GRAIN_SIZE / at_least_1(N * image)), [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) {
         double sum = 0, dotp = 0;
-        for (int64_t k = 0; k < N; ++k) {
-          const int64_t base = (k * C + c) * image;
-          for (int64_t i = 0; i < image; ++i) {
-            sum += static_cast<double>(dy[base + i]);
-            dotp += (static_cast<double>(x[base + i]) - mean[c]) * static_cast<double>(dy[base + i]);
-          }
-        }
-        if (gi) {
-          const double wc = w ? w[c] : 1.0;
-          const double kc = (dotp * invstd[c] * invstd[c]) / n;
-          const double grad_mean = sum / n;
-          for (int64_t b = 0; b < N; ++b) {
-            const int64_t base = (b * C + c) * image;
-            for (int64_t i = 0; i < image; ++i) {
-              const int64_t e = base + i;
-              const double d = static_cast<double>(dy[e]);
-              gi[e] = static_cast<T>(train ? (d - grad_mean - (static_cast<double>(x[e]) - mean[c]) * kc) * invstd[c] * wc : d * invstd[c] * wc);
-            }
-          }
-        }
+        k.batch_norm_backward_channel(dy + c * image, x + c * image, N, C * image, image, mean[c], invstd[c], w ? w[c] : 1.0, train,
+                                      gi ? gi + c * image : nullptr, &sum, &dotp);
         if (gw) gw[c] = static_cast<T>(dotp * invstd[c]);
         if (gb) gb[c] = static_cast<T>(sum);
       }

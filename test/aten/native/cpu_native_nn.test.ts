@@ -235,7 +235,8 @@ native("layer norm", () => {
 });
 
 native("batch norm", () => {
-  const shapes = [[4, 3], [2, 5, 7], [3, 4, 5, 6], [1, 2, 17, 9]];
+  // ... [2, 20, 33, 33]: the channels split between 2 threads, each image 136 full 8-lane blocks and a tail of 1
+  const shapes = [[4, 3], [2, 5, 7], [3, 4, 5, 6], [1, 2, 17, 9], [2, 20, 33, 33]];
   for (const dt of [torch.float32, torch.float64]) {
     for (const shape of shapes) {
       it(`${dt} ${JSON.stringify(shape)} train (statistics and running stats) and eval`, () => {
@@ -263,11 +264,14 @@ native("batch norm", () => {
         const w = randn([C], dt, 1, 1);
         const rm = randn([C], dt, 2, 0.5), rv = torch.add(torch.rand([C], { dtype: dt }), 0.5);
         const [, sm, si] = underTsTensors(() => torch.native_batch_norm(x, w, null, null, null, true, 0.1, 1e-5) as torch.Tensor[]);
+        // the channel sums in double over 8 fixed lanes here (vectorized), in order there: float32 equal after the
+        // rounding but for a last-bit tie, float64 within a few ulp
+        const tol = dt === torch.float32 ? { rtol: 2.4e-7, atol: 1e-7 } : { rtol: 1e-13, atol: 1e-14 };
         for (const train of [true, false]) {
           for (const mask of [[true, true, true], [true, false, false], [false, true, true]]) {
             for (const weight of [w, null]) {
               const f = () => (native_batch_norm_backward_default.call(dy, x, weight, rm, rv, sm, si, train, 1e-5, mask) as (torch.Tensor | null)[]).filter((t): t is torch.Tensor => t !== null);
-              compare(f, ["batch_norm_cpu_backward_stub"], EXACT);
+              compare(f, ["batch_norm_cpu_backward_stub"], tol);
             }
           }
         }
