@@ -303,17 +303,19 @@ Napi::Value AvgPool2d(const Napi::CallbackInfo& info) {
 
 
 // ---- backward kernels: the TypeScript kernels' loops (NormBackward.ts, PoolBackward.ts) in the same
-// order, so the results are theirs bit for bit; the split over threads never divides a sum. ----
+// order, so the results are theirs bit for bit (but layer norm's input gradient and batch norm's
+// backward, whose sums nn_kernels.inc splits into fixed lanes); the split over threads never divides a sum. ----
 
 // layer_norm_backward(dtype, dY, dyOffset, X, xOffset, mean: F64, rstd: F64, gamma: F64|null, M, N,
 //                     dX|null, dxOffset, dgamma|null, dgOffset, dbeta|null, dbOffset)
-// per row: ds = sum(dy * g * x), db = sum(dy * g) in double; dx = a * dy * g + b * x + c;
-// dgamma[j] = sum_i dy * (x - mean_i) * rstd_i, dbeta[j] = sum_i dy (in row order)
+// the loops are nn_kernels.inc's layer_norm_backward_dx / _dgb (vectorized per unit): per row ds = sum(dy * g * x),
+// db = sum(dy * g) in double (fixed lanes); dx = a * dy * g + b * x + c; dgamma[j] = sum_i dy * (x - mean_i) * rstd_i,
+// dbeta[j] = sum_i dy (in row order)
 Napi::Value LayerNormBackward(const Napi::CallbackInfo& info) {
   Args a(info);
   const int64_t dtype = a.i64(0), M = a.i64(8), N = a.i64(9);
   if (!a.ok) return info.Env().Undefined();
-  return by_dtype(a, dtype, [&](auto tag, const auto&) {
+  return by_dtype(a, dtype, [&](auto tag, const auto& k) {
     using T = decltype(tag);
     const T* dy = a.ptr<T>(1, a.i64(2), M * N);
     const T* x = a.ptr<T>(3, a.i64(4), M * N);
@@ -324,42 +326,16 @@ Napi::Value LayerNormBackward(const Napi::CallbackInfo& info) {
     T* dg = a.opt<T>(12, a.is_null(12) ? 0 : a.i64(13), N);
     T* db = a.opt<T>(14, a.is_null(14) ? 0 : a.i64(15), N);
     if (!a.ok) return;
+    // rows split for the input gradient (each row's sums stay whole), columns for the weight and bias
+    // gradients (each column summed over all rows in order): neither result depends on the thread count
     if (dx) {
       parallel_for(0, M, at_least_1(GRAIN_SIZE / at_least_1(N)), [&](int64_t b0, int64_t e0) {
-        for (int64_t i = b0; i < e0; ++i) {
-          const T* dyr = dy + i * N;
-          const T* xr = x + i * N;
-          double ds = 0, dbs = 0;
-          for (int64_t j = 0; j < N; ++j) {
-            const double gj = gamma ? gamma[j] : 1.0;
-            ds += static_cast<double>(dyr[j]) * gj * static_cast<double>(xr[j]);
-            dbs += static_cast<double>(dyr[j]) * gj;
-          }
-          const double ai = rstd[i];
-          const double bi = ((dbs * mean[i] - ds) * ai * ai * ai) / static_cast<double>(N);
-          const double ci = -bi * mean[i] - (dbs * ai) / static_cast<double>(N);
-          T* dxr = dx + i * N;
-          for (int64_t j = 0; j < N; ++j) {
-            dxr[j] = static_cast<T>(ai * static_cast<double>(dyr[j]) * (gamma ? gamma[j] : 1.0) + bi * static_cast<double>(xr[j]) + ci);
-          }
-        }
+        k.layer_norm_backward_dx(dy + b0 * N, x + b0 * N, mean + b0, rstd + b0, gamma, dx + b0 * N, e0 - b0, N);
       });
     }
     if (dg || db) {
       parallel_for(0, N, at_least_1(GRAIN_SIZE / at_least_1(M)), [&](int64_t j0, int64_t j1) {
-        std::vector<double> g(j1 - j0, 0.0), bsum(j1 - j0, 0.0);
-        for (int64_t i = 0; i < M; ++i) {
-          const T* dyr = dy + i * N;
-          const T* xr = x + i * N;
-          for (int64_t j = j0; j < j1; ++j) {
-            g[j - j0] += static_cast<double>(dyr[j]) * (static_cast<double>(xr[j]) - mean[i]) * rstd[i];
-            bsum[j - j0] += static_cast<double>(dyr[j]);
-          }
-        }
-        for (int64_t j = j0; j < j1; ++j) {
-          if (dg) dg[j] = static_cast<T>(g[j - j0]);
-          if (db) db[j] = static_cast<T>(bsum[j - j0]);
-        }
+        k.layer_norm_backward_dgb(dy, x, mean, rstd, dg, db, M, N, j0, j1);
       });
     }
   });
@@ -367,12 +343,13 @@ Napi::Value LayerNormBackward(const Napi::CallbackInfo& info) {
 
 // batch_norm_backward(dtype, dY, dyOffset, X, xOffset, N, C, image, weight: F64|null, mean: F64, invstd: F64, train,
 //                     gi|null, giOffset, gw|null, gwOffset, gb|null, gbOffset): per channel, in double
+// (nn_kernels.inc's batch_norm_backward_channel: the sums over fixed lanes, vectorized per unit)
 Napi::Value BatchNormBackward(const Napi::CallbackInfo& info) {
   Args a(info);
   const int64_t dtype = a.i64(0), N = a.i64(5), C = a.i64(6), image = a.i64(7);
   const bool train = info[11].ToBoolean().Value();
   if (!a.ok) return info.Env().Undefined();
-  return by_dtype(a, dtype, [&](auto tag, const auto&) {
+  return by_dtype(a, dtype, [&](auto tag, const auto& k) {
     using T = decltype(tag);
     const int64_t total = N * C * image;
     const T* dy = a.ptr<T>(1, a.i64(2), total);
@@ -384,30 +361,11 @@ Napi::Value BatchNormBackward(const Napi::CallbackInfo& info) {
     T* gw = a.opt<T>(14, a.is_null(14) ? 0 : a.i64(15), C);
     T* gb = a.opt<T>(16, a.is_null(16) ? 0 : a.i64(17), C);
     if (!a.ok) return;
-    const double n = static_cast<double>(N * image);
     parallel_for(0, C, at_least_1(GRAIN_SIZE / at_least_1(N * image)), [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) {
         double sum = 0, dotp = 0;
-        for (int64_t k = 0; k < N; ++k) {
-          const int64_t base = (k * C + c) * image;
-          for (int64_t i = 0; i < image; ++i) {
-            sum += static_cast<double>(dy[base + i]);
-            dotp += (static_cast<double>(x[base + i]) - mean[c]) * static_cast<double>(dy[base + i]);
-          }
-        }
-        if (gi) {
-          const double wc = w ? w[c] : 1.0;
-          const double kc = (dotp * invstd[c] * invstd[c]) / n;
-          const double grad_mean = sum / n;
-          for (int64_t b = 0; b < N; ++b) {
-            const int64_t base = (b * C + c) * image;
-            for (int64_t i = 0; i < image; ++i) {
-              const int64_t e = base + i;
-              const double d = static_cast<double>(dy[e]);
-              gi[e] = static_cast<T>(train ? (d - grad_mean - (static_cast<double>(x[e]) - mean[c]) * kc) * invstd[c] * wc : d * invstd[c] * wc);
-            }
-          }
-        }
+        k.batch_norm_backward_channel(dy + c * image, x + c * image, N, C * image, image, mean[c], invstd[c], w ? w[c] : 1.0, train,
+                                      gi ? gi + c * image : nullptr, &sum, &dotp);
         if (gw) gw[c] = static_cast<T>(dotp * invstd[c]);
         if (gb) gb[c] = static_cast<T>(sum);
       }

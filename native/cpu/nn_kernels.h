@@ -21,6 +21,14 @@ struct NNKernelsOf {
   void (*batch_norm_stats)(const T* x, int64_t batches, int64_t stride, int64_t image, double* mean, double* var_sum);
   // y = x * alpha + beta (one rounding: an fma) over n contiguous elements
   void (*batch_norm_apply)(const T* x, T* y, int64_t n, double alpha, double beta);
+  // layer norm's input gradient for rows [0, rows) of (rows, N); gamma (double) may be null
+  void (*layer_norm_backward_dx)(const T* dy, const T* x, const double* mean, const double* rstd, const double* gamma, T* dx, int64_t rows, int64_t N);
+  // layer norm's weight / bias gradients (either may be null) for columns [j0, j1) of (M, N), over all rows
+  void (*layer_norm_backward_dgb)(const T* dy, const T* x, const double* mean, const double* rstd, T* dg, T* db, int64_t M, int64_t N, int64_t j0, int64_t j1);
+  // batch norm's backward for one channel (batches slices of image elements, stride apart): its sums, and the
+  // input gradient when gi is not null
+  void (*batch_norm_backward_channel)(const T* dy, const T* x, int64_t batches, int64_t stride, int64_t image, double mean, double invstd,
+                                      double w, bool train, T* gi, double* sum, double* dotp);
   // one plane of max pooling: output values and int64 indices within the plane
   void (*max_pool2d)(const T* x, T* y, int64_t* ind, int64_t H, int64_t W, int64_t OH, int64_t OW, const int64_t* win);
   // one plane of average pooling; win = kH, kW, dH, dW, padH, padW, count_include_pad, divisor (0: none)
