@@ -109,14 +109,12 @@ __attribute__((always_inline)) inline f8 hi8(f16 v) { return __builtin_shuffleve
 template <typename V>
 __attribute__((always_inline)) inline V max_nan(V a, V b) { return (a != a) | (a > b) ? a : b; }
 
-// expf on vector lanes (V = f16 or f8, I its int32 vector): the scalar function's operations, lane by lane
-template <typename V, typename I>
-__attribute__((always_inline)) inline V expv(V x) {
-  const V lo = V{} + -104.0f, hi = V{} + 89.0f;
-  V xc = x < lo ? lo : x;
-  xc = xc > hi ? hi : xc;
+// expf's core on lanes of a clamped x: n = x / ln2 rounded to an integer (the 1.5 * 2^23 trick), and
+// p = e^(x - n ln2) from Cephes' polynomial; the callers scale p by 2^n each in their own way
+template <typename V>
+__attribute__((always_inline)) inline V expv_core(V xc, V& n) {
   const V t = xc * 1.44269504088896341f + 12582912.0f;
-  const V n = t - 12582912.0f;
+  n = t - 12582912.0f;
   V r = xc - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
   const V r2 = r * r;
@@ -127,7 +125,17 @@ __attribute__((always_inline)) inline V expv(V x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = p * r2 + r;
-  p = p + 1.0f;
+  return p + 1.0f;
+}
+
+// expf on vector lanes (V = f16 or f8, I its int32 vector): the scalar function's operations, lane by lane
+template <typename V, typename I>
+__attribute__((always_inline)) inline V expv(V x) {
+  const V lo = V{} + -104.0f, hi = V{} + 89.0f;
+  V xc = x < lo ? lo : x;
+  xc = xc > hi ? hi : xc;
+  V n;
+  const V p = expv_core(xc, n);
   const I ni = __builtin_convertvector(n, I);
   const I n1 = ni >> 1;
   const I n2 = ni - n1;
@@ -139,20 +147,8 @@ __attribute__((always_inline)) inline V expv(V x) {
 // product exact, the second rounded once); everything else the same operations.
 __attribute__((always_inline)) inline f16 expf(f16 x) {
   const __m512 xc = _mm512_min_ps(f16{} + 89.0f, _mm512_max_ps(f16{} + -104.0f, x));
-  const f16 c = xc;
-  const f16 t = c * 1.44269504088896341f + 12582912.0f;
-  const f16 n = t - 12582912.0f;
-  f16 r = c - n * 0.693359375f;
-  r = r - n * -2.12194440e-4f;
-  const f16 r2 = r * r;
-  f16 p = f16{} + 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r2 + r;
-  p = p + 1.0f;
+  f16 n;
+  const f16 p = expv_core<f16>(xc, n);
   return _mm512_scalef_ps(p, n);
 }
 #endif
