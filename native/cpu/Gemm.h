@@ -42,6 +42,11 @@ struct ConvRowsProblem {
   int64_t rs_c;
 };
 
+// Products of m * n * k up to this are the small-size path's (h_smallmm: single-thread or unpacked
+// kernels); larger ones are the large path's (gemm_kernels.inc's packed and direct drivers, threaded
+// by dynamic tile claiming). 256^3: matmul 256 is small, 512 large.
+constexpr int64_t kGemmSmallMaxMNK = int64_t(256) * 256 * 256;
+
 // The own GEMM of one instruction-set unit, single- or multi-threaded (max_threads caps the pool's).
 struct GemmUnit {
   const char* name;

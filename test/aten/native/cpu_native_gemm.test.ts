@@ -270,6 +270,56 @@ describe("the own GEMM's direct and packed paths against a float64 reference", (
   });
 });
 
+// ---- the large path's threading (gemm_kernels.inc): the packed driver's items (K block, row tile)
+// taken in order by whichever thread is free, each waiting for its tile's previous K block; the direct
+// driver's tiles claimed a few at a time above kGemmSmallMaxMNK (Gemm.h). The split depends on timing,
+// the sums must not: every configuration is checked against the float64 reference and 1 and 2 threads
+// must give the same bits. ----
+
+describe("the own GEMM's large path: dynamic tile claiming gives the same bits on any thread count", () => {
+  // packed: 3 K blocks x 13 row tiles; 2 column blocks (n past NC) with 2 K blocks; 10 K blocks of a
+  // strided A; a row count that is not a whole number of tiles
+  const PACKED: [number, number, number][] = [[150, 70, 600], [13, 3500, 300], [40, 100, 2500], [61, 97, 513]];
+  const layouts: [string, string, string][] = [["row", "row", "row"], ["gap", "col", "col"], ["col", "gap", "row"]];
+  native("forced packed: each unit, 1 and 2 threads, float32 and float64, alpha/beta, against the reference and bit for bit across thread counts", () => {
+    expect(nativeAddon!.set_gemm_path("packed")).toBe(true);
+    for (const isa of ISAS) {
+      for (const dtype of ["f32", "f64"] as const) {
+        for (const [m, n, k] of PACKED) {
+          for (const [la, lb, lc] of layouts) {
+            const c: Case = { m, n, k, alpha: dtype === "f32" ? 0.5 : -2, beta: dtype === "f32" ? 1 : 0.25, la, lb, lc };
+            const out: (Float32Array | Float64Array)[] = [];
+            for (const threads of [1, 2]) {
+              use({ blas: "own", isa, threads });
+              const r = runStub(dtype, c, "native");
+              checkAgainstReference(dtype, c, r, `packed ${isa}/${threads}t`);
+              out.push(r.C);
+            }
+            expect(Array.from(out[1]), `${isa} ${dtype} ${JSON.stringify(c)}`).toEqual(Array.from(out[0]));
+          }
+        }
+      }
+    }
+  }, 60_000);
+
+  native("direct above the small-size bound (300 x 300 x 200, B in L2): the same bits on 1 and 2 threads, within the bound", () => {
+    expect(nativeAddon!.set_gemm_path("auto")).toBe(true);
+    for (const isa of ISAS) {
+      for (const [la, lb, lc] of [["row", "row", "row"], ["gap", "col", "gap"]] as [string, string, string][]) {
+        const c: Case = { m: 300, n: 300, k: 200, alpha: 1, beta: 0, la, lb, lc };
+        const out: Float32Array[] = [];
+        for (const threads of [1, 2]) {
+          use({ blas: "own", isa, threads });
+          const r = runStub("f32", c, "native");
+          checkAgainstReference("f32", c, r, `direct ${isa}/${threads}t`);
+          out.push(r.C as Float32Array);
+        }
+        expect(Array.from(out[1]), `${isa} ${la}/${lb}/${lc}`).toEqual(Array.from(out[0]));
+      }
+    }
+  }, 60_000);
+});
+
 describe("measure_fma_peak: the measured multiply-add peak the benchmark reports", () => {
   native("answers per thread for each unit; rejects bad arguments", () => {
     for (const isa of ISAS) {
