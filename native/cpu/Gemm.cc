@@ -39,6 +39,13 @@ constexpr bool kCblasLinked = false;
 // 64 on par (5.0 us), 128 110 vs 99, 256 112 vs 105, 512 103 vs 101, 2048 2 threads 199 vs 193
 // GFLOP/s; linear's 64 x 784 @ (256 x 784)^T 96 vs 93, 1024 x 128 @ 128 x 384 108 vs 104. CBLAS stays
 // selectable (and tested) for comparison and for machines where it is the faster one.
+// With 2 threads it still lost in wall time at 512-2048 (s13 bench: 0.75x, 0.85x, 0.96x of PyTorch):
+// the packed path split fixed 96-row blocks (1024: 6 + 5 blocks, 576 vs 448 rows per thread) in two
+// parallel regions per K block, and the direct path split its tiles in fixed halves (a late or
+// preempted worker held the caller). Now items are taken in order by whichever thread is free
+// (gemm_kernels.inc); 2 threads, process CPU time per call (bench/native_gemm.mjs --cpu, 8 sessions
+// sharing the 2 cores, so wall times were not usable): 1024 198.5 vs OpenBLAS 179.7 GFLOP/s, 2048
+// 198.0 vs 181.2 (86% of the measured 231 peak); before, 1024 and 2048 took 9% and 3% more CPU.
 bool initial_use_cblas() {
   const char* env = std::getenv("GLASSTORCH_BLAS");
   return env != nullptr && std::strcmp(env, "cblas") == 0 && kCblasLinked;
