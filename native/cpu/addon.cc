@@ -13,6 +13,7 @@
 
 #include "GemmAddon.h"
 #include "Allocator.h"
+#include "Bmm.h"
 #include "Fill.h"
 #include "Loops.h"
 #include "NN.h"
@@ -174,6 +175,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitPointwise(env, exports);
   InitRandom(env, exports);
   InitFill(env, exports);
+  InitBmm(env, exports);
   return exports;
 }
 

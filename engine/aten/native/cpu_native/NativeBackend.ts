@@ -65,6 +65,8 @@ export interface NativeAddon {
   rng_normal(state: Uint32Array, out: Float32Array, off: number, n: number, mean: number, std: number): boolean;
   rng_random_from_to(state: Uint32Array, out: BigInt64Array | Int32Array | Float32Array | Float64Array, off: number, n: number, range: number, base: number): boolean;
   rng_randperm(state: Uint32Array, out: BigInt64Array, off: number, n: number): boolean;
+  /** native/cpu/Bmm.cc: a batched GEMM in one call (NativeBmm.ts); meta = [batch, m, n, k, alpha, beta, per operand a, b, c: offset, batch/row/column strides]. */
+  bmm(dtype: number, meta: Float64Array, a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView): boolean;
 }
 
 /** Which GEMM the addon runs (Gemm.cc): CBLAS when linked and chosen, else the own blocked GEMM. */

@@ -18,6 +18,7 @@ import { select_int } from "../../../generated/select.js";
 import { fill__Scalar } from "../../../generated/fill.js";
 import { resize_output } from "../Resize.js";
 import { gemm_stub, type GemmOperand } from "./Gemm.js";
+import { bmm_stub, type BatchedGemmOperand } from "./BatchedGemm.js";
 import {
   checkAllTypesAndBFloat16, checkScalarType, columnOperand, copyInto, expand_size, hasData, list, operand, rowOperand,
   scalarValue, sizesOf, structuredOutput, type StructuredMode,
@@ -100,7 +101,7 @@ function bmm_out_or_baddbmm_(result: Tensor, batch1: Tensor, batch2: Tensor, bet
   const t = batch1.dtype.scalarType;
   if (k === 0) {
     // self_or_result.zero_() or .mul_(beta)
-    for (let b = 0; b < bs; b++) gemm(result, m, n, 0, batchOperand(batch1, b), batchOperand(batch2, b), batchOperand(result, b), beta, 1);
+    batchedGemm(result, bs, m, n, 0, batch1, batch2, beta, 1);
     return;
   }
   if (k * m * n < 400) {
@@ -114,13 +115,21 @@ function bmm_out_or_baddbmm_(result: Tensor, batch1: Tensor, batch2: Tensor, bet
     checkScalarType(result.dtype.scalarType, batch2);
     checkScalarType(result.dtype.scalarType, batch1);
   }
-  for (let b = 0; b < bs; b++) gemm(result, m, n, k, batchOperand(batch1, b), batchOperand(batch2, b), batchOperand(result, b), beta, alpha);
+  batchedGemm(result, bs, m, n, k, batch1, batch2, beta, alpha);
 }
 
-/** Batch item b of a 3-D tensor as a GEMM operand (batch1[b] without a select call). */
-function batchOperand(t: Tensor, b: number): GemmOperand {
+/** One gemm per batch item, as bmm_stub (BatchedGemm.ts) runs them. */
+function batchedGemm(result: Tensor, bs: number, m: number, n: number, k: number, batch1: Tensor, batch2: Tensor, beta: number, alpha: number): void {
+  bmm_stub.call(result.device.type, {
+    deviceType: result.device.type, dtype: result.dtype.scalarType, batch: bs, m, n, k, alpha, beta,
+    a: batchedOperand(batch1), b: batchedOperand(batch2), c: batchedOperand(result),
+  });
+}
+
+/** A 3-D tensor as a batched GEMM operand (batch1[b] is at offset + b * bs, without a select call). */
+function batchedOperand(t: Tensor): BatchedGemmOperand {
   const st = t._impl.strides();
-  return { data: typedView(t._impl.storage, t.dtype), offset: t._impl.storage_offset() + b * st[0], rs: st[1], cs: st[2] };
+  return { data: typedView(t._impl.storage, t.dtype), offset: t._impl.storage_offset(), bs: st[0], rs: st[1], cs: st[2] };
 }
 
 export function bmm_out_cpu(self: Tensor, mat2: Tensor, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
