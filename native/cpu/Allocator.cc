@@ -28,11 +28,14 @@
 // of 4 MB, 0.7 ms of CPU per allocation). Most such tensors die young, so every g_young_gc_bytes of
 // allocation this allocator asks for a scavenge instead: the dead blocks come back to the cache, the
 // external total stays under V8's limit, and full collections are left to the tensors that live
-// long (V8's accounting still triggers those, unchanged).
+// long (V8's accounting still triggers those, unchanged). A block given back by free() before any
+// collection is no garbage for a scavenge to find: its bytes come off the count (a training step frees
+// most of its big temporaries so; counting them made the MLP step pay a scavenge every ~15 steps).
 #include "Allocator.h"
 
 #include <v8.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -213,7 +216,10 @@ Napi::Value Free(const Napi::CallbackInfo& info) {
   if (!v->IsArrayBuffer()) return Napi::Boolean::New(env, false);
   v8::Local<v8::ArrayBuffer> ab = v.As<v8::ArrayBuffer>();
   if (!ab->IsDetachable() || ab->WasDetached()) return Napi::Boolean::New(env, false);
+  const size_t bytes = ab->ByteLength();
   if (ab->Detach(v8::Local<v8::Value>()).IsNothing()) return Napi::Boolean::New(env, false);
+  // back already: not garbage the next scavenge must find (see the header comment)
+  tl_allocated_since_gc -= std::min(tl_allocated_since_gc, bytes);
   std::lock_guard<std::mutex> lock(g_mutex);
   ++g_freed_eagerly;
   return Napi::Boolean::New(env, true);

@@ -132,6 +132,19 @@ describe("young collections on allocation volume", () => {
     expect(runInNewContext("typeof gc")).toBe(gcExposed); // nor in a context made after the flag was toggled
   });
 
+  nativeAlloc("blocks given back by free() do not count towards the next scavenge; dropped ones do", () => {
+    nativeAddon!.set_allocator_young_gc(8 << 20);
+    // the volume earlier tests left on the count may reach the interval with this first block
+    expect(torch.empty(1 << 20)._impl.storage.release()).toBe(true);
+    const before = stats().young_gcs;
+    // 400 MiB allocated, each block freed eagerly before the next: nothing for a scavenge to find
+    for (let i = 0; i < 100; i++) expect(torch.empty(1 << 20)._impl.storage.release()).toBe(true);
+    expect(stats().young_gcs).toBe(before);
+    // the same volume left to the collector still asks for one scavenge per 8 MiB
+    for (let i = 0; i < 100; i++) torch.empty(1 << 20);
+    expect(stats().young_gcs - before).toBeGreaterThanOrEqual(40);
+  });
+
   nativeAlloc("set_allocator_young_gc(0) turns them off and returns the previous interval", () => {
     expect(nativeAddon!.set_allocator_young_gc(0)).toBe(defaultYoungGc);
     const before = stats().young_gcs;

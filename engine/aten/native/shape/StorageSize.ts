@@ -13,6 +13,20 @@ const list = (xs: readonly number[]) => `[${xs.join(", ")}]`;
 
 /** computeStorageNbytes(sizes, strides, itemsize, storage_offset): offset + 1 + sum((size-1)*stride) elements. */
 export function computeStorageNbytes(sizes: readonly number[], strides: readonly number[], itemsize: number, storageOffset = 0): number {
+  // every view (t(), transpose, expand, as_strided) checks its window here: with non-negative integer
+  // operands whose byte total stays below 2^53 nothing can overflow and doubles are exact, so the
+  // uint64 arithmetic below is needed only for the rest (negative, huge or fractional operands)
+  if (storageOffset >= 0 && Number.isSafeInteger(storageOffset) && Number.isSafeInteger(itemsize) && itemsize >= 1) {
+    let n = storageOffset + 1;
+    let exact = true;
+    for (let i = 0; i < sizes.length && exact; i++) {
+      const sz = sizes[i], st = strides[i];
+      if (sz === 0 && Number.isSafeInteger(st)) return 0;
+      exact = Number.isSafeInteger(sz) && Number.isSafeInteger(st) && sz > 0 && st >= 0;
+      if (exact) n += st * (sz - 1);
+    }
+    if (exact && n * itemsize <= Number.MAX_SAFE_INTEGER) return n * itemsize;
+  }
   let size = U64(storageOffset) + 1n;
   let overflowed = size > U64_MAX;
   size = BigInt.asUintN(64, size);
