@@ -35,6 +35,14 @@ describe("a disposed result goes back to the allocator", () => {
     expect(stats()[5]).toBe(after[5] + 1); // a cache hit: the same block again
     expect(r2.tolist()).toEqual(a.add(b).tolist());
   });
+  native("a loop that disposes its results asks V8 for no scavenge (freed blocks do not count toward the next one)", () => {
+    const n = 1 << 20; // 4 MiB per result: 64 MiB over the loop, four times the allocator's young-GC volume
+    const a = torch.rand(n), b = torch.rand(n);
+    torch.add(a, b).dispose();
+    const gcs = nativeAddon!.status().young_gcs;
+    for (let i = 0; i < 16; i++) torch.add(a, b).dispose();
+    expect(nativeAddon!.status().young_gcs).toBe(gcs);
+  });
   native("matmul's product is freed too", () => {
     const r = torch.matmul(torch.rand(32, 64), torch.rand(64, 32));
     const s = storageOf(r);
