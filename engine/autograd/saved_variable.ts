@@ -52,9 +52,11 @@ export class SavedVariable {
     this.data = this.savedOriginal ? t : shallow_copy_and_detach(t);
     // Tensor.dispose (c10/Dispose.ts): the kept handle is the user's too, so this SavedVariable holds a share
     // of its storage until reset_data; an output's private copy holds the share its impl was made with
-    this.impl = t._impl;
     this.held = this.data._impl.storage;
-    if (this.savedOriginal) hold_storage(this.held);
+    if (this.savedOriginal) {
+      this.impl = t._impl;
+      hold_storage(this.held);
+    }
   }
 
   /** The saved handle's impl at save time: still intact if the user disposes that handle before backward. */
@@ -65,8 +67,8 @@ export class SavedVariable {
 
   private packed: { value: unknown; unpack: (packed: any) => Tensor } | null = null;
 
-  /** The saved tensor, checked against in-place changes; saved_for is the Node asking (for outputs, their grad_fn). */
   /**
+   * The saved tensor, checked against in-place changes; saved_for is the Node asking (for outputs, their grad_fn).
    * `borrowed`: the caller is a backward formula run by the engine (not user code), so an output's fresh
    * copy counts under this SavedVariable's share of the storage instead of pinning it (c10/Dispose.ts).
    */

@@ -47,15 +47,20 @@ export function name_disposed_use(err: unknown, opName: string): void {
 
 const noMemory: Allocator = { allocate: () => ({ buffer: null, address: 0 }) };
 
-/** A disposed handle's storage: the same size and device, no bytes; reading it throws. */
+/**
+ * A disposed handle's storage: the old one's size, address and device, no bytes; reading it throws. It
+ * keeps no reference to the old storage, so a disposed handle never keeps memory alive.
+ */
 export class DisposedStorage extends Storage {
-  constructor(
-    private readonly was: Storage,
-  ) {
+  private readonly nbytesWas: number;
+  private readonly addressWas: number;
+  constructor(was: Storage) {
     super(0, noMemory, was.device, false);
+    this.nbytesWas = was.nbytes();
+    this.addressWas = was.address();
   }
   override nbytes(): number {
-    return this.was.nbytes();
+    return this.nbytesWas;
   }
   override buffer(): ArrayBuffer {
     throw new TensorDisposedError();
@@ -64,7 +69,7 @@ export class DisposedStorage extends Storage {
     return this.device.type !== "meta";
   }
   override address(): number {
-    return this.was.is_released() ? 0 : this.was.address();
+    return this.addressWas;
   }
   override resize(): void {
     throw new TensorDisposedError();
