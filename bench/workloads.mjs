@@ -3,6 +3,10 @@
 // All sides do the same work: the same shapes, float32, a fresh result per call unless the row says
 // out=, and for training the same model, loss and optimizer step. Where a side cannot do a workload
 // its builder is absent and the cell shows "—" (tfjs has no out= and no requires_grad).
+// A fresh result dies at once on every side: PyTorch frees it when its refcount drops, tfjs's tf.tidy
+// disposes it, and Glasstorch disposes it (`t.add(a, b).dispose()`, what `using r = ...` does). The rows
+// marked "(GC-freed)" (params.free "gc", not in the goals) leave Glasstorch's result to the garbage
+// collector instead, so the cost of not disposing stays visible; PyTorch runs them as its plain rows.
 // `flops` / `bytes` give the work per call, for GFLOP/s and GB/s.
 
 /** torch.nn.TransformerEncoderLayer-sized encoder step, shared by all sides. */
@@ -16,12 +20,20 @@ const convFlops = ({ input: [n, cin, h, w], weight: [cout, , kh, kw], stride, pa
 
 /** Glasstorch builders: (torch, params) -> one call's work. */
 export const gtKinds = {
-  matmul: (t, { n }) => { const a = t.rand(n, n), b = t.rand(n, n); return () => t.mm(a, b); },
-  binary: (t, { n, op, out }) => {
-    const a = t.rand(n), b = t.rand(n), o = t.empty(n);
-    return out ? () => t[op](a, b, { out: o }) : () => t[op](a, b);
+  matmul: (t, { n, free }) => {
+    const a = t.rand(n, n), b = t.rand(n, n);
+    return free === "gc" ? () => t.mm(a, b) : () => { t.mm(a, b).dispose(); };
   },
-  unary: (t, { n, op, out }) => { const a = t.rand(n), o = t.empty(n); return out ? () => t[op](a, { out: o }) : () => t[op](a); },
+  binary: (t, { n, op, out, free }) => {
+    const a = t.rand(n), b = t.rand(n), o = t.empty(n);
+    if (out) return () => t[op](a, b, { out: o });
+    return free === "gc" ? () => t[op](a, b) : () => { t[op](a, b).dispose(); };
+  },
+  unary: (t, { n, op, out, free }) => {
+    const a = t.rand(n), o = t.empty(n);
+    if (out) return () => t[op](a, { out: o });
+    return free === "gc" ? () => t[op](a) : () => { t[op](a).dispose(); };
+  },
   sum: (t, { n }) => { const a = t.rand(n); return () => t.sum(a); },
   softmax: (t, { shape }) => { const x = t.rand(...shape); return () => t.softmax(x, -1); },
   copy: (t, { n }) => { const x = t.empty(n), y = t.rand(n); return () => x.copy_(y); },
@@ -58,13 +70,14 @@ export const gtKinds = {
 
 /** TensorFlow.js builders: (tf, params) -> one call's work (run inside tf.tidy), or absent. */
 export const tfKinds = {
-  matmul: (tf, { n }) => { const a = tf.randomUniform([n, n]), b = tf.randomUniform([n, n]); return () => tf.matMul(a, b); },
-  binary: (tf, { n, op, out }) => {
-    if (out) return null; // tfjs has no out=
+  // tf.tidy always disposes the result: the "(GC-freed)" rows have no tfjs twin
+  matmul: (tf, { n, free }) => { if (free) return null; const a = tf.randomUniform([n, n]), b = tf.randomUniform([n, n]); return () => tf.matMul(a, b); },
+  binary: (tf, { n, op, out, free }) => {
+    if (out || free) return null; // tfjs has no out=
     const a = tf.randomUniform([n]), b = tf.randomUniform([n]);
     return () => tf[op](a, b);
   },
-  unary: (tf, { n, op, out }) => { if (out) return null; const a = tf.randomUniform([n]); return () => tf[op](a); },
+  unary: (tf, { n, op, out, free }) => { if (out || free) return null; const a = tf.randomUniform([n]); return () => tf[op](a); },
   sum: (tf, { n }) => { const a = tf.randomUniform([n]); return () => tf.sum(a); },
   softmax: (tf, { shape }) => { const x = tf.randomUniform(shape); return () => tf.softmax(x); },
   // tfjs convolves NHWC input with HWIO filters (its native layout), same sizes and arithmetic
@@ -128,6 +141,8 @@ const ew = (kind, op, n, out) => ({
   id: `${op} ${n.toExponential().replace("e+", "e")}${out ? " out=" : ""}`, kind, params: { op, n, out },
   bytes: (kind === "binary" ? 3 : 2) * 4 * n, goal: true,
 });
+/** The same row with Glasstorch's result left to the garbage collector (listed, not a goal). */
+const gcFreed = (w) => ({ ...w, id: `${w.id} (GC-freed)`, params: { ...w.params, free: "gc" }, goal: false });
 const conv = (input, weight, stride, padding) => {
   const p = { input, weight, stride, padding };
   return { id: `conv2d ${input.join("x")} * ${weight[0]} ${weight[2]}x${weight[3]} s${stride} p${padding}`, kind: "conv2d", params: p, flops: convFlops(p), goal: true };
@@ -137,10 +152,13 @@ const conv = (input, weight, stride, padding) => {
 export function kernelWorkloads(quick) {
   const list = [];
   for (const n of quick ? [64, 256] : [64, 128, 256, 512, 1024, 2048]) list.push(mm(n));
+  // above 512 the product's allocation is < 1% of the call: no GC-freed twin (it would double the TS GEMM's slow cells)
+  for (const n of quick ? [64, 256] : [64, 128, 256, 512]) list.push(gcFreed(mm(n)));
   for (const n of quick ? [1e6] : [1e6, 1e7]) {
     for (const out of [false, true]) {
       list.push(ew("binary", "add", n, out), ew("binary", "mul", n, out), ew("unary", "exp", n, out));
     }
+    list.push(gcFreed(ew("binary", "add", n, false)), gcFreed(ew("binary", "mul", n, false)), gcFreed(ew("unary", "exp", n, false)));
   }
   list.push({ id: "sum 1e7", kind: "sum", params: { n: 1e7 }, bytes: 4e7, goal: true });
   const sm = quick ? [512, 1024] : [4096, 1024];

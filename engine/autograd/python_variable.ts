@@ -4,6 +4,7 @@
 
 import { Tensor } from "../aten/core/Tensor.js";
 import { RuntimeError } from "../c10/Errors.js";
+import { check_not_disposed } from "../c10/Dispose.js";
 import { backward, type BackwardOptions } from "./autograd.js";
 import type { Node, TensorPreHook } from "./function.js";
 import { RemovableHandle } from "./function.js";
@@ -36,6 +37,7 @@ const atenRequiresGrad_ = Tensor.prototype.requires_grad_;
 const methods = {
   /** Tensor.backward(gradient=None, retain_graph=None, create_graph=False, inputs=None). */
   backward(this: Tensor, gradient?: Tensor | null | BackwardArgs, opts: BackwardArgs = {}): void {
+    check_not_disposed(this._impl, "backward");
     if (gradient !== undefined && gradient !== null && !(gradient instanceof Tensor)) [gradient, opts] = [null, gradient];
     backward(this, { ...opts, grad_tensors: (gradient as Tensor | null | undefined) ?? null });
   },

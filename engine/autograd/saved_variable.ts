@@ -4,7 +4,7 @@
 // data only (a Node holding its own output would be a reference cycle); unpack rebuilds the tensor
 // with that Node as its grad_fn.
 
-import type { Tensor } from "../aten/core/Tensor.js";
+import { Tensor } from "../aten/core/Tensor.js";
 import { RuntimeError } from "../c10/Errors.js";
 import { tensorTypeString } from "../aten/native/shape/TensorTypeString.js";
 import type { Node } from "./function.js";
@@ -12,6 +12,8 @@ import { grad_fn, is_leaf, output_nr, set_gradient_edge, shallow_copy_and_detach
 import { Edge } from "./edge.js";
 import { AnomalyMode } from "./anomaly_mode.js";
 import { current_saved_tensors_hooks } from "./graph.js";
+import type { Storage } from "../c10/Storage.js";
+import { borrow, drop_storage, hold_storage, is_disposed } from "../c10/Dispose.js";
 
 export const ERR_BACKWARD_TWICE =
   "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). " +
@@ -48,12 +50,29 @@ export class SavedVariable {
       return;
     }
     this.data = this.savedOriginal ? t : shallow_copy_and_detach(t);
+    // Tensor.dispose (c10/Dispose.ts): the kept handle is the user's too, so this SavedVariable holds a share
+    // of its storage until reset_data; an output's private copy holds the share its impl was made with
+    this.held = this.data._impl.storage;
+    if (this.savedOriginal) {
+      this.impl = t._impl;
+      hold_storage(this.held);
+    }
   }
+
+  /** The saved handle's impl at save time: still intact if the user disposes that handle before backward. */
+  private impl: Tensor["_impl"] | null = null;
+  private held: Storage | null = null;
+  /** A live handle over impl, made once if the user disposed the saved one (it keeps a share for good). */
+  private alias: Tensor | null = null;
 
   private packed: { value: unknown; unpack: (packed: any) => Tensor } | null = null;
 
-  /** The saved tensor, checked against in-place changes; saved_for is the Node asking (for outputs, their grad_fn). */
-  unpack(saved_for: Node | null = null): Tensor | null {
+  /**
+   * The saved tensor, checked against in-place changes; saved_for is the Node asking (for outputs, their grad_fn).
+   * `borrowed`: the caller is a backward formula run by the engine (not user code), so an output's fresh
+   * copy counts under this SavedVariable's share of the storage instead of pinning it (c10/Dispose.ts).
+   */
+  unpack(saved_for: Node | null = null, borrowed = false): Tensor | null {
     if (!this.defined) return null;
     if (this.packed) {
       if (this.packed.value === RELEASED) throw new RuntimeError(ERR_BACKWARD_TWICE);
@@ -75,9 +94,18 @@ export class SavedVariable {
           `is at version ${current}; expected version ${this.savedVersion} instead. ${hint}`,
       );
     }
-    if (this.savedOriginal) return data;
+    if (this.savedOriginal) {
+      if (!is_disposed(data._impl)) return data;
+      // the user disposed the saved handle: backward still reads the same impl (and history) through a new one
+      if (this.alias === null) {
+        this.alias = new Tensor(this.impl!);
+        hold_storage(this.impl!.storage);
+      }
+      return this.alias;
+    }
     // an output: a fresh tensor over the saved data whose history is the Node that saved it
     const t = shallow_copy_and_detach(data);
+    if (borrowed) borrow(t._impl);
     if (this.requiresGrad && owner) set_gradient_edge(t, new Edge(owner, this.outputNr));
     else if (this.requiresGrad) materialize_autograd_meta(t).set_requires_grad(true);
     return t;
@@ -85,6 +113,9 @@ export class SavedVariable {
 
   /** Frees the saved tensor after backward (release_variables). */
   reset_data(): void {
+    if (this.held !== null) drop_storage(this.held);
+    this.held = null;
+    this.impl = null;
     this.data = null;
     if (this.packed) this.packed.value = RELEASED;
   }

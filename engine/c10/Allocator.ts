@@ -26,6 +26,8 @@ export interface Allocator {
    * reads nothing instead of reused memory. Allocators without it leave the buffer to the collector.
    */
   free?(dataPtr: DataPtr): void;
+  /** Whether free() gives a block of this size back for reuse (Tensor.dispose frees only those). */
+  reclaims?(nbytes: number): boolean;
 }
 
 const alignment = 64; // c10's gAlignment

@@ -38,6 +38,12 @@ export class Storage {
    * never frees it early, whatever its own references say.
    */
   exposed = false;
+  /**
+   * Who can read these bytes, for Tensor.dispose() (c10/Dispose.ts): every TensorImpl made over this
+   * storage, plus the engine's holders of a user's handle. Disposing gives a share up; the collector never
+   * does, so a storage anything undisposed reads stays alive.
+   */
+  owners = 0;
   /** The last typed view made of these bytes (ElementAccess.typedView), so kernels do not rebuild it. */
   viewCache: { type: number; view: TypedView } | null = null;
 

@@ -70,6 +70,8 @@ export class TensorImpl {
   /** A tensor made from a JS number for an op (wrapped number): it takes part in type promotion as a scalar. */
   is_wrapped_number = false;
   autograd_meta: AutogradMetaInterface | null = null;
+  /** This impl holds a share of its storage (Storage.owners) until its handle is disposed (c10/Dispose.ts). */
+  owns_storage = true;
 
   constructor(
     readonly storage: Storage,
@@ -81,6 +83,7 @@ export class TensorImpl {
     keySet?: DispatchKeySet,
   ) {
     // a fresh tensor made in inference mode is an inference tensor; a view shares its base's counter (and kind)
+    storage.owners++;
     this.version_counter = versionCounter ?? new VariableVersion(!InferenceMode.is_enabled());
     this.sizes_ = sizes.slice();
     this.strides_ = strides ? strides.slice() : contiguousStrides(sizes);

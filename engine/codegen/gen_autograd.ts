@@ -114,9 +114,10 @@ function emitNode(e: Emitter, info: DifferentiabilityInfo): void {
     for (const n of info.usedNamedGradients) e.line(`    const ${n}: any = grads[${info.outputNames.indexOf(n.slice("grad_".length))}];`); // n is `grad_<output>`
     // every saved value is read up front, so a changed input is reported even if its gradient is not needed
     for (const s of saved) {
-      const from = info.allSavedOutputs.includes(s) ? "this" : "";
+      // `true`: the engine's own read (borrowed, c10/Dispose.ts); the _saved_ accessors below hand tensors to user code
+      const from = info.allSavedOutputs.includes(s) ? "this" : "null";
       const value = isSavedVariable(s)
-        ? s.type.endsWith("[]") ? `this.${fieldName(s)}.map((v) => v.unpack(${from}))` : `this.${fieldName(s)}.unpack(${from})`
+        ? s.type.endsWith("[]") ? `this.${fieldName(s)}.map((v) => v.unpack(${from}, true))` : `this.${fieldName(s)}.unpack(${from}, true)`
         : `this.${fieldName(s)}`;
       e.line(`    const ${s.name}: any = ${value};`);
     }

@@ -21,6 +21,7 @@ import {
 } from "../c10/DispatchKeySet.js";
 import { RuntimeError } from "../c10/Errors.js";
 import { checkInterrupt, pendingInterrupt } from "../c10/Interrupt.js";
+import { name_disposed_use } from "../c10/Dispose.js";
 import { tls_local_dispatch_key_set } from "../c10/impl/LocalDispatchKeySet.js";
 import { dispatchObserver, type DispatchEvent } from "./DispatchObserver.js";
 import {
@@ -356,7 +357,10 @@ export class Dispatcher {
  * names the op): the innermost call sets it, outer calls leave it. A notebook reports it with the error.
  */
 function withOperatorName(err: unknown, op: OperatorHandle): unknown {
-  if (err instanceof Error && (err as { op?: unknown }).op === undefined) (err as { op?: string }).op = op.operator_name();
+  if (err instanceof Error && (err as { op?: unknown }).op === undefined) {
+    name_disposed_use(err, op.operator_name()); // a disposed tensor's key set threw: say which op it was passed to
+    (err as { op?: string }).op = op.operator_name();
+  }
   return err;
 }
 

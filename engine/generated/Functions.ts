@@ -56,10 +56,10 @@ export class MulBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const other_scalar_type: any = this.other_scalar_type;
     const self_scalar_type: any = this.self_scalar_type;
-    const other: any = this.other_.unpack();
+    const other: any = this.other_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (mul_tensor_backward(grad, self, other_scalar_type)) : null;
     }
@@ -239,7 +239,7 @@ export class AbsBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(self.sgn())) : null;
     }
@@ -263,7 +263,7 @@ export class AcosBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(self.neg().mul(self).add(1).rsqrt().neg())) : null;
     }
@@ -287,7 +287,7 @@ export class AsinBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(self.neg().mul(self).add(1).rsqrt())) : null;
     }
@@ -311,7 +311,7 @@ export class AtanBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.div(self.mul(self).add(1))) : null;
     }
@@ -353,9 +353,9 @@ export class ClampBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const min: any = this.min_.unpack();
-    const max: any = this.max_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const min: any = this.min_.unpack(null, true);
+    const max: any = this.max_.unpack(null, true);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
       const r: any = clamp_backward_min_max(grad, self, min, max, grad_input_mask);
@@ -393,7 +393,7 @@ export class ClampBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const min: any = this.min;
     const max: any = this.max;
     if (this.should_compute_output(0)) {
@@ -426,7 +426,7 @@ export class ClampMinBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const min: any = this.min;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (torch.where(self.ge(min), grad, 0)) : null;
@@ -455,8 +455,8 @@ export class ClampMinBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const min: any = this.min_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const min: any = this.min_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (torch.where(self.lt(min), grad, 0)) : null;
     }
@@ -488,7 +488,7 @@ export class ClampMaxBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const max: any = this.max;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (torch.where(self.le(max), grad, 0)) : null;
@@ -517,8 +517,8 @@ export class ClampMaxBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const max: any = this.max_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const max: any = this.max_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (torch.where(self.gt(max), grad, 0)) : null;
     }
@@ -549,7 +549,7 @@ export class CosBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(self.sin().neg())) : null;
     }
@@ -573,7 +573,7 @@ export class CoshBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(self.sinh())) : null;
     }
@@ -597,7 +597,7 @@ export class ErfBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (self.pow(2).neg().exp().mul(1.1283791670955126).mul(grad)) : null;
     }
@@ -621,7 +621,7 @@ export class ErfcBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (self.pow(2).neg().exp().mul(-1.1283791670955126).mul(grad)) : null;
     }
@@ -645,7 +645,7 @@ export class ErfinvBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (self.erfinv().pow(2).exp().mul(0.8862269254527579).mul(grad)) : null;
     }
@@ -669,7 +669,7 @@ export class ExpBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(result)) : null;
     }
@@ -693,7 +693,7 @@ export class Exp2Backward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(result).mul(0.6931471805599453)) : null;
     }
@@ -717,7 +717,7 @@ export class Expm1Backward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(result.add(1))) : null;
     }
@@ -773,7 +773,7 @@ export class LogBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.div(self)) : null;
     }
@@ -797,7 +797,7 @@ export class Log10Backward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.div(self.mul(2.3025850929940456))) : null;
     }
@@ -821,7 +821,7 @@ export class Log1PBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (log1p_backward(grad, self)) : null;
     }
@@ -845,7 +845,7 @@ export class Log2Backward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.div(self.mul(0.6931471805599453))) : null;
     }
@@ -870,7 +870,7 @@ export class LogitBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const eps: any = this.eps;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (infinitely_differentiable_logit_backward(grad, self, eps)) : null;
@@ -898,7 +898,7 @@ export class NanToNumBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(self.isfinite())) : null;
     }
@@ -938,7 +938,7 @@ export class ReciprocalBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.neg().mul(result.mul(result))) : null;
     }
@@ -994,7 +994,7 @@ export class RsqrtBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(-0.5).mul(result.pow(3))) : null;
     }
@@ -1018,7 +1018,7 @@ export class SigmoidBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (sigmoid_backward(grad, result)) : null;
     }
@@ -1059,8 +1059,8 @@ export class SgnBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const result: any = this.result_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (sgn_backward(result, grad, self)) : null;
     }
@@ -1088,7 +1088,7 @@ export class SinBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(self.cos())) : null;
     }
@@ -1112,7 +1112,7 @@ export class SinhBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(self.cosh())) : null;
     }
@@ -1136,7 +1136,7 @@ export class SqrtBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.div(result.mul(2))) : null;
     }
@@ -1160,7 +1160,7 @@ export class TanBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(result.pow(2).add(1))) : null;
     }
@@ -1184,7 +1184,7 @@ export class TanhBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (tanh_backward(grad, result)) : null;
     }
@@ -1231,9 +1231,9 @@ export class AddcdivBackward0 extends Node {
     const grad: any = grads[0];
     const self_scalar_type: any = this.self_scalar_type;
     const tensor1_scalar_type: any = this.tensor1_scalar_type;
-    const tensor2: any = this.tensor2_.unpack();
+    const tensor2: any = this.tensor2_.unpack(null, true);
     const value: any = this.value;
-    const tensor1: any = this.tensor1_.unpack();
+    const tensor1: any = this.tensor1_.unpack(null, true);
     const tensor2_scalar_type: any = this.tensor2_scalar_type;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (handle_r_to_c(self_scalar_type, grad)) : null;
@@ -1287,9 +1287,9 @@ export class AddcmulBackward0 extends Node {
     const grad: any = grads[0];
     const self_scalar_type: any = this.self_scalar_type;
     const tensor1_scalar_type: any = this.tensor1_scalar_type;
-    const tensor2: any = this.tensor2_.unpack();
+    const tensor2: any = this.tensor2_.unpack(null, true);
     const value: any = this.value;
-    const tensor1: any = this.tensor1_.unpack();
+    const tensor1: any = this.tensor1_.unpack(null, true);
     const tensor2_scalar_type: any = this.tensor2_scalar_type;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (handle_r_to_c(self_scalar_type, grad)) : null;
@@ -1337,8 +1337,8 @@ export class Atan2Backward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
       const r: any = atan2_backward(grad, self, other, grad_input_mask);
@@ -1374,8 +1374,8 @@ export class CopysignBackward0 extends Node {
     const grad: any = grads[0];
     const other_sym_sizes: any = this.other_sym_sizes;
     const other_options: any = this.other_options;
-    const self: any = this.self_.unpack();
-    const result: any = this.result_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (torch.zeros(other_sym_sizes, other_options)) : null;
     }
@@ -1413,8 +1413,8 @@ export class CopysignBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const result: any = this.result_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (copysign_tensor_self_backward(grad, self, result)) : null;
     }
@@ -1444,8 +1444,8 @@ export class DivBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     const self_scalar_type: any = this.self_scalar_type;
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (div_tensor_other_backward(grad, self, other, null)) : null;
@@ -1509,8 +1509,8 @@ export class DivBackward2 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     const rounding_mode: any = this.rounding_mode;
     const self_scalar_type: any = this.self_scalar_type;
     if (this.should_compute_output(1)) {
@@ -1662,8 +1662,8 @@ export class FmodBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (grad.neg().mul(self.div(other, { rounding_mode: "trunc" }))) : null;
     }
@@ -1826,9 +1826,9 @@ export class HypotBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const other: any = this.other_.unpack();
-    const self: any = this.self_.unpack();
-    const result: any = this.result_.unpack(this);
+    const other: any = this.other_.unpack(null, true);
+    const self: any = this.self_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (grad.mul(other).div(result)) : null;
     }
@@ -1954,9 +1954,9 @@ export class LerpBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const weight: any = this.weight_.unpack();
-    const self: any = this.self_.unpack();
-    const end: any = this.end_.unpack();
+    const weight: any = this.weight_.unpack(null, true);
+    const self: any = this.self_.unpack(null, true);
+    const end: any = this.end_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (grad.mul(weight)) : null;
     }
@@ -2060,8 +2060,8 @@ export class MaximumBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (torch.where(self.gt(other), 0, torch.where(self.eq(other), grad.div(2), grad))) : null;
     }
@@ -2093,8 +2093,8 @@ export class FmaxBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (torch.where(self.ge(other).logical_or(other.isnan()), 0, grad)) : null;
     }
@@ -2126,8 +2126,8 @@ export class MinimumBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (torch.where(self.lt(other), 0, torch.where(self.eq(other), grad.div(2), grad))) : null;
     }
@@ -2159,8 +2159,8 @@ export class FminBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (torch.where(self.le(other).logical_or(other.isnan()), 0, grad)) : null;
     }
@@ -2257,7 +2257,7 @@ export class PowBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const exponent: any = this.exponent;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (pow_backward(grad, self, exponent)) : null;
@@ -2287,9 +2287,9 @@ export class PowBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const exponent: any = this.exponent_.unpack();
-    const result: any = this.result_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const exponent: any = this.exponent_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (pow_backward_exponent(grad, self, exponent, result)) : null;
     }
@@ -2327,8 +2327,8 @@ export class PowBackward2 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const self: any = this.self;
-    const exponent: any = this.exponent_.unpack();
-    const result: any = this.result_.unpack(this);
+    const exponent: any = this.exponent_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (pow_backward_exponent(grad, self, exponent, result)) : null;
     }
@@ -2376,8 +2376,8 @@ export class RemainderBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (grad.neg().mul(self.div(other, { rounding_mode: "floor" }))) : null;
     }
@@ -2526,10 +2526,10 @@ export class AmaxBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim), restore_reduced_dims(result, dim, keepdim).eq(self), dim)) : null;
     }
@@ -2566,10 +2566,10 @@ export class AminBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim), restore_reduced_dims(result, dim, keepdim).eq(self), dim)) : null;
     }
@@ -2609,7 +2609,7 @@ export class MaxBackward0 extends Node {
     const self_sym_sizes: any = this.self_sym_sizes;
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const indices: any = this.indices_.unpack(this);
+    const indices: any = this.indices_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
     }
@@ -2643,8 +2643,8 @@ export class MaxBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const result: any = this.result_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (evenly_distribute_backward(grad, self, result)) : null;
     }
@@ -2740,7 +2740,7 @@ export class MinBackward0 extends Node {
     const self_sym_sizes: any = this.self_sym_sizes;
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const indices: any = this.indices_.unpack(this);
+    const indices: any = this.indices_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
     }
@@ -2774,8 +2774,8 @@ export class MinBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const result: any = this.result_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (evenly_distribute_backward(grad, self, result)) : null;
     }
@@ -2804,8 +2804,8 @@ export class ProdBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const result: any = this.result_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (prod_backward(grad, self.to(grad.dtype), result, null, false).to(self.dtype)) : null;
     }
@@ -2836,10 +2836,10 @@ export class ProdBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (prod_backward(grad, self.to(grad.dtype), result, dim, keepdim).to(self.dtype)) : null;
     }
@@ -2877,11 +2877,11 @@ export class StdBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
     const correction: any = this.correction;
     const keepdim: any = this.keepdim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (std_backward(result, grad, self, dim, correction, keepdim)) : null;
     }
@@ -2922,11 +2922,11 @@ export class StdMeanBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
     const correction: any = this.correction;
     const keepdim: any = this.keepdim;
-    const result0: any = this.result0_.unpack(this);
+    const result0: any = this.result0_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (std_mean_backward(grads[0], grads[1], self, result0, dim, correction, keepdim)) : null;
     }
@@ -2966,7 +2966,7 @@ export class VarBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
     const correction: any = this.correction;
     const keepdim: any = this.keepdim;
@@ -3005,7 +3005,7 @@ export class VarMeanBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
     const correction: any = this.correction;
     const keepdim: any = this.keepdim;
@@ -3041,7 +3041,7 @@ export class WhereBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const condition: any = this.condition_.unpack();
+    const condition: any = this.condition_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (torch.where(condition, 0, grad)) : null;
     }
@@ -3633,7 +3633,7 @@ export class SortBackward0 extends Node {
     const grad: any = grads[0];
     const self_sym_sizes: any = this.self_sym_sizes;
     const dim: any = this.dim;
-    const indices: any = this.indices_.unpack(this);
+    const indices: any = this.indices_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, true)) : null;
     }
@@ -3667,7 +3667,7 @@ export class SortBackward1 extends Node {
     const grad: any = grads[0];
     const self_sym_sizes: any = this.self_sym_sizes;
     const dim: any = this.dim;
-    const indices: any = this.indices_.unpack(this);
+    const indices: any = this.indices_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, true)) : null;
     }
@@ -3921,9 +3921,9 @@ export class AddbmmBackward0 extends Node {
     const grad: any = grads[0];
     const batch1_sym_sizes: any = this.batch1_sym_sizes;
     const batch2_sym_sizes: any = this.batch2_sym_sizes;
-    const batch2: any = this.batch2_.unpack();
+    const batch2: any = this.batch2_.unpack(null, true);
     const alpha: any = this.alpha;
-    const batch1: any = this.batch1_.unpack();
+    const batch1: any = this.batch1_.unpack(null, true);
     const beta: any = this.beta;
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (maybe_multiply(grad.unsqueeze(0).expand([batch1_sym_sizes[0], batch1_sym_sizes[1], batch2_sym_sizes[2]]).bmm(batch2.transpose(1, 2)), alpha)) : null;
@@ -3982,9 +3982,9 @@ export class AddmmBackward0 extends Node {
     const mat1_sym_sizes: any = this.mat1_sym_sizes;
     const mat1_sym_strides: any = this.mat1_sym_strides;
     const mat1_layout: any = this.mat1_layout;
-    const mat2: any = this.mat2_.unpack();
+    const mat2: any = this.mat2_.unpack(null, true);
     const alpha: any = this.alpha;
-    const mat1: any = this.mat1_.unpack();
+    const mat1: any = this.mat1_.unpack(null, true);
     const mat2_sym_sizes: any = this.mat2_sym_sizes;
     const mat2_sym_strides: any = this.mat2_sym_strides;
     const mat2_layout: any = this.mat2_layout;
@@ -4049,10 +4049,10 @@ export class AddmvBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const vec: any = this.vec_.unpack();
+    const vec: any = this.vec_.unpack(null, true);
     const alpha: any = this.alpha;
     const beta: any = this.beta;
-    const mat: any = this.mat_.unpack();
+    const mat: any = this.mat_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (maybe_multiply(grad.ger(vec), alpha)) : null;
     }
@@ -4096,9 +4096,9 @@ export class AddrBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const beta: any = this.beta;
-    const vec2: any = this.vec2_.unpack();
+    const vec2: any = this.vec2_.unpack(null, true);
     const alpha: any = this.alpha;
-    const vec1: any = this.vec1_.unpack();
+    const vec1: any = this.vec1_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (maybe_multiply(grad, beta)) : null;
     }
@@ -4141,9 +4141,9 @@ export class BaddbmmBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const batch2: any = this.batch2_.unpack();
+    const batch2: any = this.batch2_.unpack(null, true);
     const alpha: any = this.alpha;
-    const batch1: any = this.batch1_.unpack();
+    const batch1: any = this.batch1_.unpack(null, true);
     const beta: any = this.beta;
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (maybe_multiply(grad.bmm(batch2.transpose(1, 2)), alpha)) : null;
@@ -4185,8 +4185,8 @@ export class BmmBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const mat2: any = this.mat2_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const mat2: any = this.mat2_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (self.transpose(1, 2).bmm(grad)) : null;
     }
@@ -4218,8 +4218,8 @@ export class DotBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const tensor: any = this.tensor_.unpack();
-    const self: any = this.self_.unpack();
+    const tensor: any = this.tensor_.unpack(null, true);
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(tensor)) : null;
     }
@@ -4251,8 +4251,8 @@ export class VdotBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (grad.mul(self)) : null;
     }
@@ -4290,14 +4290,14 @@ export class MmBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const mat2_sym_sizes: any = this.mat2_sym_sizes;
     const mat2_sym_strides: any = this.mat2_sym_strides;
     const mat2_layout: any = this.mat2_layout;
     const self_sym_sizes: any = this.self_sym_sizes;
     const self_sym_strides: any = this.self_sym_strides;
     const self_layout: any = this.self_layout;
-    const mat2: any = this.mat2_.unpack();
+    const mat2: any = this.mat2_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (mm_mat2_backward(grad, self, mat2_sym_sizes, mat2_sym_strides, mat2_layout, 1)) : null;
     }
@@ -4347,8 +4347,8 @@ export class MvBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const vec: any = this.vec_.unpack();
-    const self: any = this.self_.unpack();
+    const vec: any = this.vec_.unpack(null, true);
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.ger(vec)) : null;
     }
@@ -4385,9 +4385,9 @@ export class TrilinearBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const i1: any = this.i1_.unpack();
-    const i2: any = this.i2_.unpack();
-    const i3: any = this.i3_.unpack();
+    const i1: any = this.i1_.unpack(null, true);
+    const i2: any = this.i2_.unpack(null, true);
+    const i3: any = this.i3_.unpack(null, true);
     const expand1: any = this.expand1;
     const expand2: any = this.expand2;
     const expand3: any = this.expand3;
@@ -4439,7 +4439,7 @@ export class LinalgInvExBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const inverse: any = this.inverse_.unpack(this);
+    const inverse: any = this.inverse_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (inverse.transpose(-2, -1).matmul(grad.matmul(inverse.transpose(-2, -1))).neg()) : null;
     }
@@ -4466,10 +4466,10 @@ export class LinalgDetBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const A: any = this.A_.unpack();
-    const result: any = this.result_.unpack(this);
-    const LU: any = this.LU_.unpack(this);
-    const pivots: any = this.pivots_.unpack(this);
+    const A: any = this.A_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
+    const LU: any = this.LU_.unpack(this, true);
+    const pivots: any = this.pivots_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (linalg_det_backward(grad, result, A, LU, pivots)) : null;
     }
@@ -4510,10 +4510,10 @@ export class LinalgSlogdetBackward0 extends Node {
     const grad: any = grads[0];
     const grad_sign: any = grads[0];
     const grad_logabsdet: any = grads[1];
-    const A: any = this.A_.unpack();
-    const sign: any = this.sign_.unpack(this);
-    const LU: any = this.LU_.unpack(this);
-    const pivots: any = this.pivots_.unpack(this);
+    const A: any = this.A_.unpack(null, true);
+    const sign: any = this.sign_.unpack(this, true);
+    const LU: any = this.LU_.unpack(this, true);
+    const pivots: any = this.pivots_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (slogdet_backward(grad_sign, grad_logabsdet, A, sign, LU, pivots)) : null;
     }
@@ -4551,7 +4551,7 @@ export class LinalgCholeskyExBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const upper: any = this.upper;
-    const L: any = this.L_.unpack(this);
+    const L: any = this.L_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (cholesky_backward(grad, upper, L)) : null;
     }
@@ -4583,8 +4583,8 @@ export class LinalgQrBackward0 extends Node {
     const grad_Q: any = grads[0];
     const grad_R: any = grads[1];
     const mode: any = this.mode;
-    const Q: any = this.Q_.unpack(this);
-    const R: any = this.R_.unpack(this);
+    const Q: any = this.Q_.unpack(this, true);
+    const R: any = this.R_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (linalg_qr_backward(grad_Q, grad_R, Q, R, mode)) : null;
     }
@@ -4622,9 +4622,9 @@ export class LinalgSvdBackward0 extends Node {
     const grad_S: any = grads[1];
     const grad_Vh: any = grads[2];
     const full_matrices: any = this.full_matrices;
-    const U: any = this.U_.unpack(this);
-    const S: any = this.S_.unpack(this);
-    const Vh: any = this.Vh_.unpack(this);
+    const U: any = this.U_.unpack(this, true);
+    const S: any = this.S_.unpack(this, true);
+    const Vh: any = this.Vh_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (svd_backward(full_matrices && grad_U !== null ? grad_U.narrow(-1, 0, S.size(-1)) : grad_U, grad_S, full_matrices && grad_Vh !== null ? grad_Vh.narrow(-2, 0, S.size(-1)) : grad_Vh, full_matrices ? U.narrow(-1, 0, S.size(-1)) : U, S, full_matrices ? Vh.narrow(-2, 0, S.size(-1)) : Vh)) : null;
     }
@@ -4663,11 +4663,11 @@ export class LinalgSolveExBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const A: any = this.A_.unpack();
+    const A: any = this.A_.unpack(null, true);
     const left: any = this.left;
-    const result: any = this.result_.unpack(this);
-    const LU: any = this.LU_.unpack(this);
-    const pivots: any = this.pivots_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
+    const LU: any = this.LU_.unpack(this, true);
+    const pivots: any = this.pivots_.unpack(this, true);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
       const r: any = linalg_solve_backward(grad, result, A, LU, pivots, left, grad_input_mask[0], grad_input_mask[1]);
@@ -4711,9 +4711,9 @@ export class CummaxBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
-    const indices: any = this.indices_.unpack(this);
+    const indices: any = this.indices_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (cummaxmin_backward(grad, self, indices, dim)) : null;
     }
@@ -4746,9 +4746,9 @@ export class CumminBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
-    const indices: any = this.indices_.unpack(this);
+    const indices: any = this.indices_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (cummaxmin_backward(grad, self, indices, dim)) : null;
     }
@@ -4783,9 +4783,9 @@ export class CumprodBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const self_options: any = this.self_options;
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (cumprod_backward(_to_copy_backward(grad, self_options), self, dim, result)) : null;
     }
@@ -4850,7 +4850,7 @@ export class GatherBackward0 extends Node {
     const grad: any = grads[0];
     const self_sym_sizes: any = this.self_sym_sizes;
     const dim: any = this.dim;
-    const index: any = this.index_.unpack();
+    const index: any = this.index_.unpack(null, true);
     const sparse_grad: any = this.sparse_grad;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (gather_backward(grad, self_sym_sizes, dim, index, sparse_grad)) : null;
@@ -4888,7 +4888,7 @@ export class IndexBackward0 extends Node {
     const grad: any = grads[0];
     const self_sym_sizes: any = this.self_sym_sizes;
     const self_options: any = this.self_options;
-    const indices: any = this.indices_.map((v) => v.unpack());
+    const indices: any = this.indices_.map((v) => v.unpack(null, true));
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (index_backward(torch.zeros(self_sym_sizes, self_options), indices, grad)) : null;
     }
@@ -4923,7 +4923,7 @@ export class IndexAddBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const dim: any = this.dim;
-    const index: any = this.index_.unpack();
+    const index: any = this.index_.unpack(null, true);
     const source_sym_sizes: any = this.source_sym_sizes;
     const source_dim: any = this.source_dim;
     const alpha: any = this.alpha;
@@ -4967,7 +4967,7 @@ export class IndexFillBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const dim: any = this.dim;
-    const index: any = this.index_.unpack();
+    const index: any = this.index_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.index_fill(dim, index, 0)) : null;
     }
@@ -4996,7 +4996,7 @@ export class IndexFillBackward1 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const dim: any = this.dim;
-    const index: any = this.index_.unpack();
+    const index: any = this.index_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.index_fill(dim, index, 0)) : null;
     }
@@ -5028,8 +5028,8 @@ export class IndexPutBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const indices: any = this.indices_.map((v) => v.unpack());
-    const values: any = this.values_.unpack();
+    const indices: any = this.indices_.map((v) => v.unpack(null, true));
+    const values: any = this.values_.unpack(null, true);
     const accumulate: any = this.accumulate;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (accumulate ? grad : grad.index_put(indices, zeros_like(values), false)) : null;
@@ -5066,8 +5066,8 @@ export class IndexPutImplBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const indices: any = this.indices_.map((v) => v.unpack());
-    const values: any = this.values_.unpack();
+    const indices: any = this.indices_.map((v) => v.unpack(null, true));
+    const values: any = this.values_.unpack(null, true);
     const accumulate: any = this.accumulate;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (accumulate ? grad : grad.index_put(indices, zeros_like(values), false)) : null;
@@ -5106,7 +5106,7 @@ export class IndexSelectBackward0 extends Node {
     const grad: any = grads[0];
     const self_sym_sizes: any = this.self_sym_sizes;
     const dim: any = this.dim;
-    const index: any = this.index_.unpack();
+    const index: any = this.index_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (index_select_backward(grad, self_sym_sizes, dim, index)) : null;
     }
@@ -5139,10 +5139,10 @@ export class LogsumexpBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (logsumexp_backward(grad, self, result, dim, keepdim)) : null;
     }
@@ -5176,7 +5176,7 @@ export class MaskedFillBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const mask: any = this.mask_.unpack();
+    const mask: any = this.mask_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.masked_fill(mask, 0)) : null;
     }
@@ -5200,7 +5200,7 @@ export class MaskedFillBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const mask: any = this.mask_.unpack();
+    const mask: any = this.mask_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.masked_fill(mask, 0)) : null;
     }
@@ -5228,8 +5228,8 @@ export class MaskedSelectBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const mask: any = this.mask_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const mask: any = this.mask_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (masked_select_backward(grad, self, mask)) : null;
     }
@@ -5258,8 +5258,8 @@ export class MedianBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const result: any = this.result_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (evenly_distribute_backward(grad, self, result)) : null;
     }
@@ -5288,8 +5288,8 @@ export class NanmedianBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const result: any = this.result_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (evenly_distribute_backward(grad, self, result)) : null;
     }
@@ -5323,7 +5323,7 @@ export class MedianBackward1 extends Node {
     const self_sym_sizes: any = this.self_sym_sizes;
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const indices: any = this.indices_.unpack(this);
+    const indices: any = this.indices_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
     }
@@ -5362,7 +5362,7 @@ export class NanmedianBackward1 extends Node {
     const self_sym_sizes: any = this.self_sym_sizes;
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const indices: any = this.indices_.unpack(this);
+    const indices: any = this.indices_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
     }
@@ -5401,7 +5401,7 @@ export class ModeBackward0 extends Node {
     const self_sym_sizes: any = this.self_sym_sizes;
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const indices: any = this.indices_.unpack(this);
+    const indices: any = this.indices_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
     }
@@ -5436,9 +5436,9 @@ export class NormBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const p: any = this.p;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (norm_backward(grad, self, p, result, [], false)) : null;
     }
@@ -5473,11 +5473,11 @@ export class NormBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const p: any = this.p;
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (norm_backward(grad, self, p, result, dim, keepdim)) : null;
     }
@@ -5516,9 +5516,9 @@ export class NormBackward2 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const p: any = this.p;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (norm_backward(grad, self.to(grad.dtype), p, result, [], false)) : null;
     }
@@ -5553,11 +5553,11 @@ export class NormBackward3 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const p: any = this.p;
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (norm_backward(grad, self.to(grad.dtype), p, result, dim, keepdim)) : null;
     }
@@ -5596,7 +5596,7 @@ export class ScatterBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const dim: any = this.dim;
-    const index: any = this.index_.unpack();
+    const index: any = this.index_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.scatter(dim, index, 0)) : null;
     }
@@ -5628,7 +5628,7 @@ export class ScatterBackward1 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const dim: any = this.dim;
-    const index: any = this.index_.unpack();
+    const index: any = this.index_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.scatter(dim, index, 0)) : null;
     }
@@ -5657,7 +5657,7 @@ export class ScatterAddBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const dim: any = this.dim;
-    const index: any = this.index_.unpack();
+    const index: any = this.index_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad) : null;
     }
@@ -5688,8 +5688,8 @@ export class TakeBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const index: any = this.index_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const index: any = this.index_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (take_backward(grad, self, index)) : null;
     }
@@ -5721,7 +5721,7 @@ export class TopkBackward0 extends Node {
     const grad: any = grads[0];
     const self_sym_sizes: any = this.self_sym_sizes;
     const dim: any = this.dim;
-    const indices: any = this.indices_.unpack(this);
+    const indices: any = this.indices_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, true)) : null;
     }
@@ -5837,13 +5837,13 @@ export class ScatterReduceBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
-    const index: any = this.index_.unpack();
-    const src: any = this.src_.unpack();
+    const index: any = this.index_.unpack(null, true);
+    const src: any = this.src_.unpack(null, true);
     const reduce: any = this.reduce;
     const include_self: any = this.include_self;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
       const r: any = scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, grad_input_mask);
@@ -5893,9 +5893,9 @@ export class LogcumsumexpBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const dim: any = this.dim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (logcumsumexp_backward(grad, self, result, dim)) : null;
     }
@@ -5930,11 +5930,11 @@ export class LinalgVectorNormBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const ord: any = this.ord;
     const dim: any = this.dim;
     const keepdim: any = this.keepdim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)) : null;
     }
@@ -5971,7 +5971,7 @@ export class ReluBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (threshold_backward(grad, result, 0)) : null;
     }
@@ -5996,7 +5996,7 @@ export class ThresholdBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const threshold: any = this.threshold;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (threshold_backward(grad, self, threshold)) : null;
@@ -6025,7 +6025,7 @@ export class ThresholdBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const threshold: any = this.threshold;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (threshold_backward(grad, self, threshold)) : null;
@@ -6054,7 +6054,7 @@ export class ThresholdBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const threshold: any = this.threshold;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (threshold_backward(grad, self, threshold)) : null;
@@ -6086,7 +6086,7 @@ export class LeakyReluBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const negative_slope: any = this.negative_slope;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (leaky_relu_backward(grad, self, negative_slope, false)) : null;
@@ -6116,7 +6116,7 @@ export class LeakyReluBackward1 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const negative_slope: any = this.negative_slope;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (leaky_relu_backward(grad, result, negative_slope, true)) : null;
     }
@@ -6144,7 +6144,7 @@ export class LeakyReluBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const negative_slope: any = this.negative_slope;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (leaky_relu_backward(grad, self, negative_slope, false)) : null;
@@ -6177,7 +6177,7 @@ export class HardtanhBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const min_val: any = this.min_val;
     const max_val: any = this.max_val;
     if (this.should_compute_output(0)) {
@@ -6211,7 +6211,7 @@ export class HardtanhBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const min_val: any = this.min_val;
     const max_val: any = this.max_val;
     if (this.should_compute_output(0)) {
@@ -6246,7 +6246,7 @@ export class HardsigmoidBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (hardsigmoid_backward(grad, self)) : null;
     }
@@ -6271,8 +6271,8 @@ export class PreluBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const weight: any = this.weight_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
       const r: any = prelu_backward(grad, self, weight);
@@ -6325,7 +6325,7 @@ export class HardswishBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (hardswish_backward(grad, self)) : null;
     }
@@ -6350,8 +6350,8 @@ export class HardswishBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const grad_output: any = this.grad_output_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const grad_output: any = this.grad_output_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (hardswish_backward(grad, self)) : null;
     }
@@ -6385,7 +6385,7 @@ export class EluBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const alpha: any = this.alpha;
     const scale: any = this.scale;
     const input_scale: any = this.input_scale;
@@ -6427,7 +6427,7 @@ export class EluBackward1 extends Node {
     const alpha: any = this.alpha;
     const scale: any = this.scale;
     const input_scale: any = this.input_scale;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (elu_backward(grad, alpha, scale, input_scale, true, result)) : null;
     }
@@ -6461,7 +6461,7 @@ export class CeluBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const alpha: any = this.alpha;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (elu_backward(grad, alpha, 1, 1.0 / alpha, false, self)) : null;
@@ -6491,7 +6491,7 @@ export class CeluBackward1 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const alpha: any = this.alpha;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (elu_backward(grad, alpha, 1, 1.0 / alpha, true, result)) : null;
     }
@@ -6527,8 +6527,8 @@ export class EluBackwardBackward0 extends Node {
     const scale: any = this.scale;
     const input_scale: any = this.input_scale;
     const is_result: any = this.is_result;
-    const self_or_result: any = this.self_or_result_.unpack();
-    const grad_output: any = this.grad_output_.unpack();
+    const self_or_result: any = this.self_or_result_.unpack(null, true);
+    const grad_output: any = this.grad_output_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (elu_backward(grad, alpha, scale, input_scale, is_result, self_or_result)) : null;
     }
@@ -6572,7 +6572,7 @@ export class GeluBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const approximate: any = this.approximate;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (gelu_backward(grad, self, approximate)) : null;
@@ -6602,9 +6602,9 @@ export class GeluBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const approximate: any = this.approximate;
-    const grad_output: any = this.grad_output_.unpack();
+    const grad_output: any = this.grad_output_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (gelu_backward(grad, self, approximate)) : null;
     }
@@ -6638,7 +6638,7 @@ export class SiluBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (GradMode_is_enabled() ? infinitely_differentiable_silu_backward(grad, self) : silu_backward(grad, self)) : null;
     }
@@ -6662,7 +6662,7 @@ export class MishBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (GradMode_is_enabled() ? infinitely_differentiable_mish_backward(grad, self) : mish_backward(grad, self)) : null;
     }
@@ -6688,7 +6688,7 @@ export class SoftplusBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const beta: any = this.beta;
     const threshold: any = this.threshold;
     if (this.should_compute_output(0)) {
@@ -6723,10 +6723,10 @@ export class SoftplusBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const beta: any = this.beta;
     const threshold: any = this.threshold;
-    const grad_output: any = this.grad_output_.unpack();
+    const grad_output: any = this.grad_output_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (softplus_backward(grad, self, beta, threshold)) : null;
     }
@@ -6764,8 +6764,8 @@ export class LogSigmoidBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const buffer: any = this.buffer_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const buffer: any = this.buffer_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (log_sigmoid_backward(grad, self, buffer)) : null;
     }
@@ -6795,9 +6795,9 @@ export class LogSigmoidBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const buffer: any = this.buffer_.unpack();
-    const grad_output: any = this.grad_output_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const buffer: any = this.buffer_.unpack(null, true);
+    const grad_output: any = this.grad_output_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (log_sigmoid_backward(grad, self, buffer)) : null;
     }
@@ -6836,7 +6836,7 @@ export class SoftmaxBackward0 extends Node {
     const grad: any = grads[0];
     const self_scalar_type: any = this.self_scalar_type;
     const dim: any = this.dim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (_softmax_backward_data(grad, result, dim, self_scalar_type)) : null;
     }
@@ -6869,10 +6869,10 @@ export class SoftmaxBackwardDataBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const output: any = this.output_.unpack();
+    const output: any = this.output_.unpack(null, true);
     const dim: any = this.dim;
     const input_dtype: any = this.input_dtype;
-    const grad_output: any = this.grad_output_.unpack();
+    const grad_output: any = this.grad_output_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (_softmax_backward_data(grad, output, dim, input_dtype)) : null;
     }
@@ -6913,7 +6913,7 @@ export class LogSoftmaxBackward0 extends Node {
     const grad: any = grads[0];
     const self_scalar_type: any = this.self_scalar_type;
     const dim: any = this.dim;
-    const result: any = this.result_.unpack(this);
+    const result: any = this.result_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (_log_softmax_backward_data(grad, result, dim, self_scalar_type)) : null;
     }
@@ -6945,9 +6945,9 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const output: any = this.output_.unpack();
+    const output: any = this.output_.unpack(null, true);
     const dim: any = this.dim;
-    const grad_output: any = this.grad_output_.unpack();
+    const grad_output: any = this.grad_output_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.to(output.dtype).sub(grad.to(output.dtype).mul(output.exp()).sum([dim], true))) : null;
     }
@@ -6983,8 +6983,8 @@ export class MseLossBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
     const reduction: any = this.reduction;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (mse_loss_backward(grad, self, target, reduction)) : null;
@@ -7022,10 +7022,10 @@ export class MseLossBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
     const reduction: any = this.reduction;
-    const grad_output: any = this.grad_output_.unpack();
+    const grad_output: any = this.grad_output_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (mse_loss_backward(grad, self, target, reduction)) : null;
     }
@@ -7069,8 +7069,8 @@ export class SmoothL1LossBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
     const reduction: any = this.reduction;
     const beta: any = this.beta;
     if (this.should_compute_output(0)) {
@@ -7113,11 +7113,11 @@ export class SmoothL1LossBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
     const reduction: any = this.reduction;
     const beta: any = this.beta;
-    const grad_output: any = this.grad_output_.unpack();
+    const grad_output: any = this.grad_output_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (smooth_l1_loss_backward(grad, self, target, reduction, beta)) : null;
     }
@@ -7164,8 +7164,8 @@ export class HuberLossBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
     const reduction: any = this.reduction;
     const delta: any = this.delta;
     if (this.should_compute_output(0)) {
@@ -7208,9 +7208,9 @@ export class HuberLossBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const grad_output: any = this.grad_output_.unpack();
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
+    const grad_output: any = this.grad_output_.unpack(null, true);
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
     const reduction: any = this.reduction;
     const delta: any = this.delta;
     if (this.should_compute_output(0)) {
@@ -7259,9 +7259,9 @@ export class BinaryCrossEntropyBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
-    const weight: any = this.weight_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const reduction: any = this.reduction;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (binary_cross_entropy_backward(grad, self, target, weight, reduction)) : null;
@@ -7304,11 +7304,11 @@ export class BinaryCrossEntropyBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
-    const weight: any = this.weight_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const reduction: any = this.reduction;
-    const grad_output: any = this.grad_output_.unpack();
+    const grad_output: any = this.grad_output_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (binary_cross_entropy_double_backward_grad_output(grad, self, target, weight, reduction)) : null;
     }
@@ -7357,10 +7357,10 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
-    const weight: any = this.weight_.unpack();
-    const pos_weight: any = this.pos_weight_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
+    const pos_weight: any = this.pos_weight_.unpack(null, true);
     const reduction: any = this.reduction;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)) : null;
@@ -7408,12 +7408,12 @@ export class NllLossBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
-    const weight: any = this.weight_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const reduction: any = this.reduction;
     const ignore_index: any = this.ignore_index;
-    const total_weight: any = this.total_weight_.unpack(this);
+    const total_weight: any = this.total_weight_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight)) : null;
     }
@@ -7458,8 +7458,8 @@ export class NllLossBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const target: any = this.target_.unpack();
-    const weight: any = this.weight_.unpack();
+    const target: any = this.target_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const reduction: any = this.reduction;
     const ignore_index: any = this.ignore_index;
     if (this.should_compute_output(0)) {
@@ -7503,12 +7503,12 @@ export class NllLoss2DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const target: any = this.target_.unpack();
-    const weight: any = this.weight_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const target: any = this.target_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const reduction: any = this.reduction;
     const ignore_index: any = this.ignore_index;
-    const total_weight: any = this.total_weight_.unpack(this);
+    const total_weight: any = this.total_weight_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (nll_loss2d_backward(grad, self, target, weight, reduction, ignore_index, total_weight)) : null;
     }
@@ -7553,8 +7553,8 @@ export class NllLoss2DBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const target: any = this.target_.unpack();
-    const weight: any = this.weight_.unpack();
+    const target: any = this.target_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const reduction: any = this.reduction;
     const ignore_index: any = this.ignore_index;
     if (this.should_compute_output(0)) {
@@ -7620,8 +7620,8 @@ export class XlogyBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const other: any = this.other_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const other: any = this.other_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (grad.mul(self).div(other)) : null;
     }
@@ -7654,7 +7654,7 @@ export class XlogyBackward1 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const self: any = this.self;
-    const other: any = this.other_.unpack();
+    const other: any = this.other_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (grad.mul(self).div(other)) : null;
     }
@@ -7682,7 +7682,7 @@ export class XlogyBackward2 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const other: any = this.other;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (other > 0.0 ? xlogy(grad, other) : xlogy(grad, other).masked_fill(self.eq(0.0), 0.0)) : null;
@@ -7718,8 +7718,8 @@ export class ConvolutionBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const input: any = this.input_.unpack();
-    const weight: any = this.weight_.unpack();
+    const input: any = this.input_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const bias_sym_sizes_opt: any = this.bias_sym_sizes_opt;
     const stride: any = this.stride;
     const padding: any = this.padding;
@@ -7786,14 +7786,14 @@ export class NativeBatchNormBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const input: any = this.input_.unpack();
-    const weight: any = this.weight_.unpack();
-    const running_mean: any = this.running_mean_.unpack();
-    const running_var: any = this.running_var_.unpack();
+    const input: any = this.input_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
+    const running_mean: any = this.running_mean_.unpack(null, true);
+    const running_var: any = this.running_var_.unpack(null, true);
     const training: any = this.training;
     const eps: any = this.eps;
-    const result1: any = this.result1_.unpack(this);
-    const result2: any = this.result2_.unpack(this);
+    const result1: any = this.result1_.unpack(this, true);
+    const result2: any = this.result2_.unpack(this, true);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
       const r: any = native_batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, training, eps, grad_input_mask);
@@ -7852,12 +7852,12 @@ export class NativeLayerNormBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const input: any = this.input_.unpack();
+    const input: any = this.input_.unpack(null, true);
     const normalized_shape: any = this.normalized_shape;
-    const weight: any = this.weight_.unpack();
-    const bias: any = this.bias_.unpack();
-    const result1: any = this.result1_.unpack(this);
-    const result2: any = this.result2_.unpack(this);
+    const weight: any = this.weight_.unpack(null, true);
+    const bias: any = this.bias_.unpack(null, true);
+    const result1: any = this.result1_.unpack(this, true);
+    const result2: any = this.result2_.unpack(this, true);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
       const r: any = native_layer_norm_backward(grad, input, normalized_shape, result1, result2, weight, bias, grad_input_mask);
@@ -7912,15 +7912,15 @@ export class NativeGroupNormBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const input: any = this.input_.unpack();
-    const weight: any = this.weight_.unpack();
+    const input: any = this.input_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const N: any = this.N;
     const C: any = this.C;
     const HxW: any = this.HxW;
     const group: any = this.group;
     const eps: any = this.eps;
-    const result1: any = this.result1_.unpack(this);
-    const result2: any = this.result2_.unpack(this);
+    const result1: any = this.result1_.unpack(this, true);
+    const result2: any = this.result2_.unpack(this, true);
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
     if (grad_input_mask.some(Boolean) && any_grad_defined) {
       const r: any = GradMode_is_enabled() || grads[1] !== null || grads[2] !== null ? infinitely_differentiable_native_group_norm_backward(grads[0], grads[1], grads[2], input, result1, result2, weight, N, C, HxW, group, eps, grad_input_mask) : grads[0] !== null ? native_group_norm_backward(grads[0].contiguous(), input.contiguous(), result1, result2, weight, N, C, HxW, group, grad_input_mask) : [null, null, null];
@@ -7980,7 +7980,7 @@ export class EmbeddingBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const weight_sym_sizes: any = this.weight_sym_sizes;
-    const indices: any = this.indices_.unpack();
+    const indices: any = this.indices_.unpack(null, true);
     const padding_idx: any = this.padding_idx;
     const scale_grad_by_freq: any = this.scale_grad_by_freq;
     const sparse: any = this.sparse;
@@ -8025,13 +8025,13 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const kernel_size: any = this.kernel_size;
     const stride: any = this.stride;
     const padding: any = this.padding;
     const dilation: any = this.dilation;
     const ceil_mode: any = this.ceil_mode;
-    const result1: any = this.result1_.unpack(this);
+    const result1: any = this.result1_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)) : null;
     }
@@ -8075,8 +8075,8 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const indices: any = this.indices_.unpack();
-    const self: any = this.self_.unpack();
+    const indices: any = this.indices_.unpack(null, true);
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (max_pool_double_backward(grad, indices, 2)) : null;
     }
@@ -8113,7 +8113,7 @@ export class AvgPool2DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const kernel_size: any = this.kernel_size;
     const stride: any = this.stride;
     const padding: any = this.padding;
@@ -8173,7 +8173,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
     const ceil_mode: any = this.ceil_mode;
     const count_include_pad: any = this.count_include_pad;
     const divisor_override: any = this.divisor_override;
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)) : null;
     }
@@ -8363,7 +8363,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (_adaptive_avg_pool2d_backward(grad, self)) : null;
     }
@@ -8391,7 +8391,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
     const grad: any = grads[0];
     const grad_output_sym_sizes: any = this.grad_output_sym_sizes;
     const grad_output_dim: any = this.grad_output_dim;
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (_adaptive_avg_pool2d(grad, [grad_output_sym_sizes[grad_output_dim - 2], grad_output_sym_sizes[grad_output_dim - 1]])) : null;
     }
@@ -8425,8 +8425,8 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const result1: any = this.result1_.unpack(this);
+    const self: any = this.self_.unpack(null, true);
+    const result1: any = this.result1_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (adaptive_max_pool2d_backward(grad, self, result1)) : null;
     }
@@ -8455,8 +8455,8 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const indices: any = this.indices_.unpack();
-    const self: any = this.self_.unpack();
+    const indices: any = this.indices_.unpack(null, true);
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (max_pool_double_backward(grad, indices, 2)) : null;
     }
@@ -8495,9 +8495,9 @@ export class ConvolutionBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const grad_output: any = this.grad_output_.unpack();
-    const input: any = this.input_.unpack();
-    const weight: any = this.weight_.unpack();
+    const grad_output: any = this.grad_output_.unpack(null, true);
+    const input: any = this.input_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const stride: any = this.stride;
     const padding: any = this.padding;
     const dilation: any = this.dilation;
@@ -8565,13 +8565,13 @@ export class NativeBatchNormBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(5).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const grad_out: any = this.grad_out_.unpack();
-    const input: any = this.input_.unpack();
-    const weight: any = this.weight_.unpack();
-    const running_mean: any = this.running_mean_.unpack();
-    const running_var: any = this.running_var_.unpack();
-    const save_mean: any = this.save_mean_.unpack();
-    const save_invstd: any = this.save_invstd_.unpack();
+    const grad_out: any = this.grad_out_.unpack(null, true);
+    const input: any = this.input_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
+    const running_mean: any = this.running_mean_.unpack(null, true);
+    const running_var: any = this.running_var_.unpack(null, true);
+    const save_mean: any = this.save_mean_.unpack(null, true);
+    const save_invstd: any = this.save_invstd_.unpack(null, true);
     const train: any = this.train;
     const eps: any = this.eps;
     const grad_input_mask = [this.should_compute_output(1), this.should_compute_output(2), this.should_compute_output(0)];
@@ -8642,12 +8642,12 @@ export class NativeLayerNormBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(6).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const grad_out: any = this.grad_out_.unpack();
-    const input: any = this.input_.unpack();
+    const grad_out: any = this.grad_out_.unpack(null, true);
+    const input: any = this.input_.unpack(null, true);
     const normalized_shape: any = this.normalized_shape;
-    const mean: any = this.mean_.unpack();
-    const rstd: any = this.rstd_.unpack();
-    const weight: any = this.weight_.unpack();
+    const mean: any = this.mean_.unpack(null, true);
+    const rstd: any = this.rstd_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     if (this.should_compute_output(5)) {
       grad_inputs[5] = any_grad_defined ? (null) : null;
     }
@@ -8726,7 +8726,7 @@ export class EmbeddingDenseBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const indices: any = this.indices_.unpack();
+    const indices: any = this.indices_.unpack(null, true);
     const padding_idx: any = this.padding_idx;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (embedding_dense_double_backward(grad, indices, padding_idx)) : null;
@@ -9137,7 +9137,7 @@ export class ReflectionPad1DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const padding: any = this.padding;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (reflection_pad1d_backward(grad, self, padding)) : null;
@@ -9166,7 +9166,7 @@ export class ReflectionPad2DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const padding: any = this.padding;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (reflection_pad2d_backward(grad, self, padding)) : null;
@@ -9195,7 +9195,7 @@ export class ReflectionPad3DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const padding: any = this.padding;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (reflection_pad3d_backward(grad, self, padding)) : null;
@@ -9224,7 +9224,7 @@ export class ReplicationPad1DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const padding: any = this.padding;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (replication_pad1d_backward(grad, self, padding)) : null;
@@ -9253,7 +9253,7 @@ export class ReplicationPad2DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const padding: any = this.padding;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (replication_pad2d_backward(grad, self, padding)) : null;
@@ -9282,7 +9282,7 @@ export class ReplicationPad3DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(1).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     const padding: any = this.padding;
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (replication_pad3d_backward(grad, self, padding)) : null;
@@ -9312,7 +9312,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const padding: any = this.padding;
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (reflection_pad1d(grad, padding)) : null;
     }
@@ -9344,7 +9344,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const padding: any = this.padding;
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (reflection_pad2d(grad, padding)) : null;
     }
@@ -9376,7 +9376,7 @@ export class ReflectionPad3DBackwardBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const padding: any = this.padding;
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (reflection_pad3d(grad, padding)) : null;
     }
@@ -9408,7 +9408,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const padding: any = this.padding;
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (replication_pad1d(grad, padding)) : null;
     }
@@ -9440,7 +9440,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const padding: any = this.padding;
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (replication_pad2d(grad, padding)) : null;
     }
@@ -9472,7 +9472,7 @@ export class ReplicationPad3DBackwardBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const padding: any = this.padding;
-    const self: any = this.self_.unpack();
+    const self: any = this.self_.unpack(null, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (replication_pad3d(grad, padding)) : null;
     }
@@ -9537,8 +9537,8 @@ export class LinalgLuFactorExBackward0 extends Node {
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
     const pivot: any = this.pivot;
-    const LU: any = this.LU_.unpack(this);
-    const pivots: any = this.pivots_.unpack(this);
+    const LU: any = this.LU_.unpack(this, true);
+    const pivots: any = this.pivots_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (lu_factor_ex_backward(grad, LU, pivots, pivot)) : null;
     }
@@ -9585,7 +9585,7 @@ export class BernoulliBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(2).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const p: any = this.p_.unpack();
+    const p: any = this.p_.unpack(null, true);
     if (this.should_compute_output(1)) {
       grad_inputs[1] = any_grad_defined ? (zeros_like(p)) : null;
     }
@@ -9636,8 +9636,8 @@ export class ConvolutionBackward1 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const input: any = this.input_.unpack();
-    const weight: any = this.weight_.unpack();
+    const input: any = this.input_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const bias_sym_sizes_opt: any = this.bias_sym_sizes_opt;
     const stride: any = this.stride;
     const padding: any = this.padding;
@@ -9701,8 +9701,8 @@ export class SlowConv2DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const weight: any = this.weight_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const kernel_size: any = this.kernel_size;
     const stride: any = this.stride;
     const padding: any = this.padding;
@@ -9751,8 +9751,8 @@ export class SlowConvDilated2DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const weight: any = this.weight_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const bias_sym_sizes_opt: any = this.bias_sym_sizes_opt;
     const stride: any = this.stride;
     const padding: any = this.padding;
@@ -9806,8 +9806,8 @@ export class SlowConvTranspose2DBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const self: any = this.self_.unpack();
-    const weight: any = this.weight_.unpack();
+    const self: any = this.self_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const bias_sym_sizes_opt: any = this.bias_sym_sizes_opt;
     const stride: any = this.stride;
     const padding: any = this.padding;
@@ -9863,9 +9863,9 @@ export class SlowConv2DBackwardBackward0 extends Node {
     const grad_inputs: Grad[] = new Array(3).fill(null);
     const any_grad_defined = grads.some((g) => g !== null);
     const grad: any = grads[0];
-    const grad_output: any = this.grad_output_.unpack();
-    const self: any = this.self_.unpack();
-    const weight: any = this.weight_.unpack();
+    const grad_output: any = this.grad_output_.unpack(null, true);
+    const self: any = this.self_.unpack(null, true);
+    const weight: any = this.weight_.unpack(null, true);
     const stride: any = this.stride;
     const padding: any = this.padding;
     const grad_input_mask = [this.should_compute_output(0), this.should_compute_output(1), this.should_compute_output(2)];
@@ -9913,7 +9913,7 @@ export class PackPaddedSequenceBackward0 extends Node {
     const grad: any = grads[0];
     const input_sym_sizes: any = this.input_sym_sizes;
     const batch_first: any = this.batch_first;
-    const result1: any = this.result1_.unpack(this);
+    const result1: any = this.result1_.unpack(this, true);
     if (this.should_compute_output(0)) {
       grad_inputs[0] = any_grad_defined ? (_pack_padded_sequence_backward(grad, input_sym_sizes, result1, batch_first)) : null;
     }

@@ -14,12 +14,35 @@ import { Size } from "./Size.js";
 import { tensorRepr, type ReprDtype, type ReprInput, type ReprScalar } from "./tensor_str.js";
 import { get_default_dtype } from "../../c10/DefaultDtype.js";
 import { ScalarType } from "../../c10/ScalarType.js";
+import { check_not_disposed, dispose_impl, is_disposed } from "../../c10/Dispose.js";
 
 export type Scalar = number | boolean;
 export type NestedList = Scalar | NestedList[];
 
-export class Tensor {
-  constructor(readonly _impl: TensorImpl) {}
+export class Tensor implements Disposable {
+  /** Replaced only by dispose(), with an impl that keeps the metadata and throws on any use of the data. */
+  constructor(public _impl: TensorImpl) {}
+
+  // ---- deterministic freeing (c10/Dispose.ts) ----
+
+  /**
+   * This handle is done: its memory goes back to the allocator now if nothing else can read it (no other
+   * tensor over the storage, no engine holder), else when the last of them is collected. Metadata stays
+   * readable; any op or data read on this handle throws. Disposing twice does nothing.
+   */
+  dispose(): void {
+    if (!is_disposed(this._impl)) this._impl = dispose_impl(this._impl);
+  }
+
+  /** `using t = torch.add(a, b)` disposes t at the end of its block. */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** Whether dispose() was called on this handle. */
+  get is_disposed(): boolean {
+    return is_disposed(this._impl);
+  }
 
   // ---- metadata ----
 
@@ -146,6 +169,7 @@ export class Tensor {
 
   /** The single value of a one-element tensor (number, or boolean for bool tensors). */
   item(): Scalar {
+    check_not_disposed(this._impl, "item");
     if (this._impl.numel() !== 1) throw new ValueError("only one element tensors can be converted to Python scalars", { op: "item" });
     if (this.is_meta) throw new NotImplementedError("Cannot copy out of meta tensor; no data!", { op: "item" });
     return this._element(0);
@@ -153,6 +177,7 @@ export class Tensor {
 
   /** Nested arrays of numbers/booleans; a 0-dim tensor gives its scalar. */
   tolist(): NestedList {
+    check_not_disposed(this._impl, "tolist");
     if (this.is_meta) throw new NotImplementedError("Cannot copy out of meta tensor; no data!", { op: "tolist" });
     const sizes = this._impl.sizes();
     let flat = 0;
@@ -185,6 +210,7 @@ export class Tensor {
 
   /** PyTorch's repr, character for character: tensor([[1., 2.]], dtype=torch.float64) */
   toString(): string {
+    check_not_disposed(this._impl, "repr");
     return tensorRepr(this._reprInput(), { defaultDtype: get_default_dtype().name as ReprDtype });
   }
 

@@ -15,6 +15,7 @@
 
 import { Tensor } from "../../aten/core/Tensor.js";
 import { AttributeError, KeyError, RuntimeError, TypeError_, ValueError } from "../../c10/Errors.js";
+import { hold_storage } from "../../c10/Dispose.js";
 import { bfloat16, float16, float32, float64, type dtype } from "../../c10/ScalarType.js";
 import { AutoGradMode, GradMode } from "../../c10/GradMode.js";
 import { RemovableHandle } from "../../autograd/function.js";
@@ -307,6 +308,7 @@ export class Module {
         throw new TypeError_(`cannot assign '${typename(value)}' as buffer '${name}' (torch.Tensor or None expected)`);
       }
       this._buffers[name] = (value ?? null) as Tensor | null;
+      if (value instanceof Tensor) hold_storage(value._impl.storage);
     } else {
       Reflect.defineProperty(this._target(), name, { value, writable: true, enumerable: true, configurable: true });
     }
@@ -361,6 +363,8 @@ export class Module {
       throw new TypeError_(`cannot assign '${typename(tensor)}' object to buffer '${name}' (torch Tensor or None required)`);
     }
     this._buffers[name] = tensor ?? null;
+    // the module reads its buffers and parameters for good: disposing the user's handle never frees them (c10/Dispose.ts)
+    if (tensor) hold_storage(tensor._impl.storage);
     if (persistent) this._non_persistent_buffers_set.delete(name);
     else this._non_persistent_buffers_set.add(name);
     this._defineAttr(name);
@@ -379,7 +383,10 @@ export class Module {
       throw new ValueError(
         `Cannot assign non-leaf Tensor to parameter '${name}'. Model parameters must be created explicitly. To express '${name}' as a function of another Tensor, compute the value in the forward() method.`,
       );
-    } else this._parameters[name] = param;
+    } else {
+      this._parameters[name] = param;
+      hold_storage(param._impl.storage);
+    }
     this._defineAttr(name);
   }
 

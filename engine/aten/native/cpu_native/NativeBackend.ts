@@ -214,6 +214,10 @@ class NativeCPUAllocator implements Allocator {
   free(dataPtr: DataPtr): void {
     if (dataPtr.buffer !== null) this.addon.free(dataPtr.buffer);
   }
+  /** Only the addon's own blocks go back to its cache; a small V8 buffer is left to the collector. */
+  reclaims(nbytes: number): boolean {
+    return nbytes >= SMALL_ALLOCATION;
+  }
 }
 
 if (nativeAddon) {

@@ -1,0 +1,143 @@
+// Deterministic freeing (issue #8): Tensor.dispose() / `using t = ...` ([Symbol.dispose]).
+// PyTorch frees a result the moment its last reference goes (refcounting), so the next op reuses the same
+// cache-hot block; in JavaScript a dropped tensor's block only comes back at garbage collection. dispose()
+// says "this handle is done"; the memory goes back at once only when no one else can read it:
+//
+//  - every TensorImpl made over a Storage is an owner of it (TensorImpl's constructor counts it: views,
+//    detach, aliases, .data, Parameter's alias ...); disposing a tensor's handle gives up its impl's share;
+//  - the engine's holders that keep the very same handle count too: a SavedVariable keeping its input
+//    (saved_variable.ts), a Module's registered parameters and buffers (nn/modules/module.ts);
+//  - an owner dropped by the garbage collector never gives up its share, so whatever is not disposed keeps
+//    the block until the collector frees it, as before: leaving a tensor undisposed is always safe;
+//  - a storage the autograd engine marked `exposed` (it became a .grad, a hook or autograd.grad saw it:
+//    grad_ownership.ts) may be held through paths no one counted, so dispose never frees it;
+//  - only blocks the allocator takes back (the native allocator's, >= 4 KiB) are freed: a small V8
+//    ArrayBuffer, a meta tensor, or the TypeScript allocator's storage is left to the collector.
+//
+// A disposed handle keeps its metadata (shape, dtype, device, requires_grad, grad_fn) but every use of
+// its data throws: its impl is swapped for one over a DisposedStorage, whose key set throws in the
+// dispatcher (so any op names itself: "add: tensor was disposed") and whose buffer() throws for code that
+// reads storage directly. The engine's holders keep the original impl, so a disposed tensor that was saved
+// for backward still backpropagates. Storage.release() detaches the buffer, so even a miscount could only
+// throw, never read reused memory.
+
+import { RuntimeError } from "./Errors.js";
+import { Storage } from "./Storage.js";
+import { TensorImpl } from "./TensorImpl.js";
+import type { Allocator } from "./Allocator.js";
+
+const DISPOSED = "tensor was disposed (by dispose() or the end of its `using` block); it cannot be used any more";
+
+/** Use of a disposed tensor. The dispatcher prefixes the operator's name ("add: tensor was disposed ..."). */
+export class TensorDisposedError extends RuntimeError {
+  readonly tensor_disposed = true;
+  constructor(what?: string) {
+    super(what ? `${what}: ${DISPOSED}` : DISPOSED, what ? { op: what } : undefined);
+  }
+}
+
+/** The dispatcher's error path: names the operator a disposed tensor was passed to. */
+export function name_disposed_use(err: unknown, opName: string): void {
+  if (err instanceof TensorDisposedError && err.op === undefined) {
+    // 'aten::add.Tensor' -> 'add'
+    const name = opName.replace(/^aten::/, "").replace(/\..*$/, "");
+    err.message = `${name}: ${err.message}`;
+  }
+}
+
+const noMemory: Allocator = { allocate: () => ({ buffer: null, address: 0 }) };
+
+/**
+ * A disposed handle's storage: the old one's size, address and device, no bytes; reading it throws. It
+ * keeps no reference to the old storage, so a disposed handle never keeps memory alive.
+ */
+export class DisposedStorage extends Storage {
+  private readonly nbytesWas: number;
+  private readonly addressWas: number;
+  constructor(was: Storage) {
+    super(0, noMemory, was.device, false);
+    this.nbytesWas = was.nbytes();
+    this.addressWas = was.address();
+  }
+  override nbytes(): number {
+    return this.nbytesWas;
+  }
+  override buffer(): ArrayBuffer {
+    throw new TensorDisposedError();
+  }
+  override hasData(): boolean {
+    return this.device.type !== "meta";
+  }
+  override address(): number {
+    return this.addressWas;
+  }
+  override resize(): void {
+    throw new TensorDisposedError();
+  }
+}
+
+let disposedFrees = 0;
+let disposedBytes = 0;
+
+/** Storages dispose() gave back to the allocator so far, and their bytes (tests read this). */
+export function _dispose_stats(): { storages: number; bytes: number } {
+  return { storages: disposedFrees, bytes: disposedBytes };
+}
+
+export function is_disposed(impl: TensorImpl): boolean {
+  return impl.storage instanceof DisposedStorage;
+}
+
+/** Throws if t's handle was disposed; `what` names the use (item, tolist, backward ...). */
+export function check_not_disposed(impl: TensorImpl, what: string): void {
+  if (impl.storage instanceof DisposedStorage) throw new TensorDisposedError(what);
+}
+
+/** An engine holder keeping a handle the user may dispose (a SavedVariable, a Module): one more owner. */
+export function hold_storage(s: Storage): void {
+  s.owners++;
+}
+
+/** That holder let go. Never frees by itself (the holder may have passed the tensor on); the next dispose can. */
+export function drop_storage(s: Storage): void {
+  s.owners--;
+}
+
+/** An impl made for a moment under a holder's share (SavedVariable.unpack's copy): it owns nothing itself. */
+export function borrow(impl: TensorImpl): void {
+  if (impl.owns_storage) {
+    impl.owns_storage = false;
+    impl.storage.owners--;
+  }
+}
+
+/** Gives up impl's share of its storage, and frees the storage if that was the last owner (see above). */
+function give_up(impl: TensorImpl): void {
+  if (!impl.owns_storage) return;
+  impl.owns_storage = false;
+  const s = impl.storage;
+  if (--s.owners > 0 || s.exposed || s.is_released()) return;
+  const bytes = s.nbytes();
+  if (s.allocator.reclaims?.(bytes) !== true) return;
+  if (s.release()) {
+    disposedFrees++;
+    disposedBytes += bytes;
+  }
+}
+
+/**
+ * Tensor.dispose(): returns the impl the handle holds from now on (same metadata, no data, a key set that
+ * throws) and gives up the old impl's share of its storage. The old impl stays intact for the engine's holders.
+ */
+export function dispose_impl(impl: TensorImpl): TensorImpl {
+  const dead = new TensorImpl(new DisposedStorage(impl.storage), impl.dtype, impl.sizes(), impl.strides(), impl.storage_offset(), impl.version_counter, impl.key_set);
+  dead.autograd_meta = impl.autograd_meta;
+  dead.is_wrapped_number = impl.is_wrapped_number;
+  Object.defineProperty(dead, "key_set", {
+    get(): never {
+      throw new TensorDisposedError();
+    },
+  });
+  give_up(impl);
+  return dead;
+}
