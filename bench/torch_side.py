@@ -87,6 +87,8 @@ def b_sum(p):
 
 def b_softmax(p):
     x = torch.rand(*p["shape"])
+    if p.get("log"):
+        return lambda: torch.log_softmax(x, -1)
     return lambda: torch.softmax(x, -1)
 
 

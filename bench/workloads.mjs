@@ -35,7 +35,7 @@ export const gtKinds = {
     return free === "gc" ? () => t[op](a) : () => { t[op](a).dispose(); };
   },
   sum: (t, { n }) => { const a = t.rand(n); return () => t.sum(a); },
-  softmax: (t, { shape }) => { const x = t.rand(...shape); return () => t.softmax(x, -1); },
+  softmax: (t, { shape, log }) => { const x = t.rand(...shape); return log ? () => t.log_softmax(x, -1) : () => t.softmax(x, -1); },
   copy: (t, { n }) => { const x = t.empty(n), y = t.rand(n); return () => x.copy_(y); },
   conv2d: (t, { input, weight, stride, padding }) => {
     const x = t.rand(...input), w = t.rand(...weight);
@@ -79,7 +79,7 @@ export const tfKinds = {
   },
   unary: (tf, { n, op, out, free }) => { if (out || free) return null; const a = tf.randomUniform([n]); return () => tf[op](a); },
   sum: (tf, { n }) => { const a = tf.randomUniform([n]); return () => tf.sum(a); },
-  softmax: (tf, { shape }) => { const x = tf.randomUniform(shape); return () => tf.softmax(x); },
+  softmax: (tf, { shape, log }) => { const x = tf.randomUniform(shape); return log ? () => tf.logSoftmax(x) : () => tf.softmax(x); },
   // tfjs convolves NHWC input with HWIO filters (its native layout), same sizes and arithmetic
   conv2d: (tf, { input: [n, c, h, w], weight: [cout, cin, kh, kw], stride, padding }) => {
     const x = tf.randomUniform([n, h, w, c]), f = tf.randomUniform([kh, kw, cin, cout]);
@@ -163,6 +163,7 @@ export function kernelWorkloads(quick) {
   list.push({ id: "sum 1e7", kind: "sum", params: { n: 1e7 }, bytes: 4e7, goal: true });
   const sm = quick ? [512, 1024] : [4096, 1024];
   list.push({ id: `softmax ${sm.join("x")} dim=-1`, kind: "softmax", params: { shape: sm }, bytes: 2 * 4 * sm[0] * sm[1], goal: true });
+  list.push({ id: `log_softmax ${sm.join("x")} dim=-1`, kind: "softmax", params: { shape: sm, log: true }, bytes: 2 * 4 * sm[0] * sm[1], goal: true });
   // STREAM-like copy (x.copy_(y), 2^25 floats = 128 MiB each way): the measured memory bandwidth the
   // elementwise rows are compared with
   const cn = quick ? 1 << 22 : 1 << 25;

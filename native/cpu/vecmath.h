@@ -164,6 +164,65 @@ __attribute__((always_inline)) inline f8 expf(f8 x) { return expv<f8, i8>(x); }
 __attribute__((always_inline)) inline f4 expf(f4 x) { return expv<f4, i4>(x); }
 #endif
 
+#if defined(__FMA__)
+// ---- expf with fused multiply-adds (the AVX2 and AVX-512 units' softmax forward) ----
+// Cephes' expf as above, each multiply-add of the reduction and the polynomial fused (one rounding
+// instead of two: n = round(x log2 e) from one fma, r = x - n ln2 from two, Horner's steps and
+// p r^2 + r one each): 14 vector operations instead of 24, about 1.7x the throughput. Also within
+// 1 ulp of the correctly rounded e^x (cpu_native_vecmath.test.ts sweeps it through softmax); its bits
+// differ from expf's above in some last places, so a unit without FMA (the baseline) gives different
+// bits for what uses it. The scalar and the vector forms run the same operations (the same bits).
+__attribute__((always_inline)) inline float fma_(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+__attribute__((always_inline)) inline f8 fma_(f8 a, f8 b, f8 c) { return _mm256_fmadd_ps(a, b, c); }
+#if defined(__AVX512F__)
+__attribute__((always_inline)) inline f16 fma_(f16 a, f16 b, f16 c) { return _mm512_fmadd_ps(a, b, c); }
+#endif
+
+template <typename V>
+__attribute__((always_inline)) inline V expv_core_fma(V xc, V& n) {
+  const V t = fma_(xc, V{} + 1.44269504088896341f, V{} + 12582912.0f);
+  n = t - 12582912.0f;
+  V r = fma_(n, V{} + -0.693359375f, xc);
+  r = fma_(n, V{} + 2.12194440e-4f, r);
+  const V r2 = r * r;
+  V p = fma_(V{} + 1.9875691500e-4f, r, V{} + 1.3981999507e-3f);
+  p = fma_(p, r, V{} + 8.3334519073e-3f);
+  p = fma_(p, r, V{} + 4.1665795894e-2f);
+  p = fma_(p, r, V{} + 1.6666665459e-1f);
+  p = fma_(p, r, V{} + 5.0000001201e-1f);
+  p = fma_(p, r2, r);
+  return p + 1.0f;
+}
+
+__attribute__((always_inline)) inline float expf_fma(float x) {
+  float xc = x < -104.0f ? -104.0f : x;  // NaN: both comparisons false, x passes
+  xc = xc > 89.0f ? 89.0f : xc;
+  float n;
+  const float p = expv_core_fma(xc, n);
+  const int32_t ni = static_cast<int32_t>(n);
+  const int32_t n1 = ni >> 1;
+  const int32_t n2 = ni - n1;
+  return p * bits_to_float((n1 + 127) << 23) * bits_to_float((n2 + 127) << 23);
+}
+__attribute__((always_inline)) inline f8 expf_fma(f8 x) {
+  const f8 xc = _mm256_min_ps(f8{} + 89.0f, _mm256_max_ps(f8{} + -104.0f, x));
+  f8 n;
+  const f8 p = expv_core_fma(xc, n);
+  const i8 ni = __builtin_convertvector(n, i8);
+  const i8 n1 = ni >> 1;
+  const i8 n2 = ni - n1;
+  return p * reinterpret_cast<f8>((n1 + 127) << 23) * reinterpret_cast<f8>((n2 + 127) << 23);
+}
+#if defined(__AVX512F__)
+__attribute__((always_inline)) inline f16 expf_fma(f16 x) {
+  const __m512 xc = _mm512_min_ps(f16{} + 89.0f, _mm512_max_ps(f16{} + -104.0f, x));
+  f16 n;
+  const f16 p = expv_core_fma<f16>(xc, n);
+  return _mm512_scalef_ps(p, n);  // p * 2^n rounded once, as the two-step scaling
+}
+#endif
+#endif
+
 // out[i] = expf(in[i]) for n contiguous elements (in may equal out)
 __attribute__((always_inline)) inline void exp_contig(const float* in, float* out, int64_t n) {
   int64_t i = 0;

@@ -30,7 +30,8 @@ function softmaxMeta(input: Tensor, dim: number, half_to_float: boolean, out: Te
   if (!(d >= 0 && d < Math.max(ndim, 1))) throw new RuntimeError("dim must be non-negative and less than input dimensions");
   const dt: dtype = half_to_float ? float32 : input.dtype;
   const sizes = [...input._impl.sizes()];
-  if (mode === "functional" || out === null) return wrap(empty_strided_impl(sizes, contiguousStrides(sizes), dt, input.device));
+  // uninitialized: the kernels write every element (an empty input allocates nothing)
+  if (mode === "functional" || out === null) return wrap(empty_strided_impl(sizes, contiguousStrides(sizes), dt, input.device, true));
   if (out.dtype !== dt) throw new RuntimeError(`Expected out tensor to have dtype ${typeMetaName(dt.scalarType)}, but got ${typeMetaName(out.dtype.scalarType)} instead`);
   resize_output(out, sizes);
   return out;
@@ -117,7 +118,8 @@ function softmaxBackwardMeta(
   if (grad.dtype !== input_dtype && grad.dtype === float32 && input_dtype === float16) dt = float16;
   if (!(d >= 0 && d < Math.max(grad.dim(), 1))) throw new RuntimeError("dim must be non-negative and less than input dimensions");
   const sizes = [...grad._impl.sizes()];
-  if (mode === "functional" || out === null) return wrap(empty_strided_impl(sizes, contiguousStrides(sizes), dt, grad.device));
+  // uninitialized: the kernels write every element of grad_input
+  if (mode === "functional" || out === null) return wrap(empty_strided_impl(sizes, contiguousStrides(sizes), dt, grad.device, true));
   if (out.dtype !== dt) throw new RuntimeError(`Expected out tensor to have dtype ${typeMetaName(dt.scalarType)}, but got ${typeMetaName(out.dtype.scalarType)} instead`);
   resize_output(out, sizes);
   return out;
