@@ -14,6 +14,7 @@
 #include "GemmAddon.h"
 #include "Allocator.h"
 #include "Fill.h"
+#include "Ops2.h"
 #include "Loops.h"
 #include "NN.h"
 #include "Pointwise.h"
@@ -174,6 +175,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitPointwise(env, exports);
   InitRandom(env, exports);
   InitFill(env, exports);
+  InitOps2(env, exports);
   return exports;
 }
 

@@ -65,6 +65,12 @@ export interface NativeAddon {
   rng_normal(state: Uint32Array, out: Float32Array, off: number, n: number, mean: number, std: number): boolean;
   rng_random_from_to(state: Uint32Array, out: BigInt64Array | Int32Array | Float32Array | Float64Array, off: number, n: number, range: number, base: number): boolean;
   rng_randperm(state: Uint32Array, out: BigInt64Array, off: number, n: number): boolean;
+  // native/cpu/Ops2.cc (NativeOps2.ts): false declines
+  ops2_where(meta: Float64Array, out: ArrayBufferView, cond: ArrayBufferView, a: ArrayBufferView, b: ArrayBufferView): boolean;
+  ops2_masked_fill(meta: Float64Array, self: ArrayBufferView, mask: ArrayBufferView, value: ArrayBufferView): boolean;
+  ops2_cum(isSum: boolean, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
+  ops2_arange(dtype: number, out: ArrayBufferView, offset: number, size: number, start: number, step: number): boolean;
+  ops2_linspace(dtype: number, out: ArrayBufferView, offset: number, steps: number, start: number, end: number): boolean;
 }
 
 /** Which GEMM the addon runs (Gemm.cc): CBLAS when linked and chosen, else the own blocked GEMM. */

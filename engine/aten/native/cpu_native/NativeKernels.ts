@@ -23,6 +23,7 @@ import { registerGemmKernels } from "./NativeGemm.js";
 import { registerPointwiseKernels } from "./NativePointwise.js";
 import { registerRandomKernels } from "./NativeRandom.js";
 import { registerFillKernels } from "./NativeFill.js";
+import { registerOps2Kernels } from "./NativeOps2.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -165,6 +166,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerPointwiseKernels(addon);
   registerRandomKernels(addon);
   registerFillKernels(addon);
+  registerOps2Kernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);
