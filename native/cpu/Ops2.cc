@@ -14,6 +14,9 @@
 //                                                arange_stub / linspace_stub (cpu/RangeFactoriesKernel.cpp):
 //                                                cpu_serial_kernel_vec's vector blocks (two vectors of the
 //                                                AVX2 build's lanes, base + j*step per lane) then the scalar tail
+//   ops2_norm(ord, inDtype, outDtype, meta, in, out)
+//                                                norm_stub (cpu/ReduceOpsKernel.cpp) for ord 0, 1, 2, +-inf:
+//                                                each group reduced in order in the result type, as the TS kernel
 //
 // meta (where, masked_fill) = [ndim, shape..., then per operand: offset, strides...] in elements of
 // that operand's typed array, as Pointwise.cc takes it. Every function returns false for what it does
@@ -183,9 +186,10 @@ void where_row(char** p, const int64_t* s, int64_t n) {
     const uint8_t* cond = reinterpret_cast<const uint8_t*>(c);
     const T* x = reinterpret_cast<const T*>(a);
     const T* y = reinterpret_cast<const T*>(b);
+    // a bit select, not a branch: the condition is data (random masks would mispredict), and it vectorizes
     for (int64_t i = 0; i < n; ++i) {
-      const T xv = x[i], yv = y[i];
-      out[i] = cond[i] != 0 ? xv : yv;
+      const T mk = static_cast<T>(0) - static_cast<T>(cond[i] != 0);
+      out[i] = (x[i] & mk) | (y[i] & ~mk);
     }
     return;
   }
@@ -197,8 +201,8 @@ void where_row(char** p, const int64_t* s, int64_t n) {
     const T* y = reinterpret_cast<const T*>(b);
     const int64_t sx = s[2] / z, sy = s[3] / z;
     for (int64_t i = 0; i < n; ++i) {
-      const T xv = x[i * sx], yv = y[i * sy];
-      out[i] = cond[i] != 0 ? xv : yv;
+      const T mk = static_cast<T>(0) - static_cast<T>(cond[i] != 0);
+      out[i] = (x[i * sx] & mk) | (y[i * sy] & ~mk);
     }
     return;
   }
@@ -243,8 +247,8 @@ void masked_fill_typed(const Plan& p, const char* value) {
       T* out = reinterpret_cast<T*>(o);
       const uint8_t* mask = reinterpret_cast<const uint8_t*>(mk);
       for (int64_t i = 0; i < n; ++i) {
-        const T x = out[i];
-        out[i] = mask[i] != 0 ? v : x;
+        const T mk = static_cast<T>(0) - static_cast<T>(mask[i] != 0);  // a bit select (see where_row)
+        out[i] = (v & mk) | (out[i] & ~mk);
       }
       return;
     }
@@ -313,6 +317,16 @@ void cum_run(const CumPlan& c, const In* in, Out* out) {
       }
       const In* x = in + off_in;
       Out* y = out + off_out;
+      if (block == 1) {
+        // one lane along a contiguous scan dim: the accumulator in a register
+        Acc a = kSum ? Acc(0) : Acc(1);
+        for (int64_t k = 0; k < c.len; ++k) {
+          const Acc v = static_cast<Acc>(x[k * c.sd_in]);
+          a = kSum ? static_cast<Acc>(a + v) : static_cast<Acc>(a * v);
+          y[k * c.sd_out] = static_cast<Out>(a);
+        }
+        continue;
+      }
       for (int64_t j = 0; j < w; ++j) acc[j] = kSum ? Acc(0) : Acc(1);
       for (int64_t k = 0; k < c.len; ++k) {
         const In* xr = x + k * c.sd_in;
@@ -355,6 +369,15 @@ void cum_int(const CumPlan& c, const In* in, int64_t* out) {
       }
       const In* x = in + off_in;
       int64_t* y = out + off_out;
+      if (block == 1) {
+        uint64_t a = kSum ? 0 : 1;
+        for (int64_t k = 0; k < c.len; ++k) {
+          const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(x[k * c.sd_in]));
+          a = kSum ? a + v : a * v;
+          y[k * c.sd_out] = static_cast<int64_t>(a);
+        }
+        continue;
+      }
       for (int64_t j = 0; j < w; ++j) acc[j] = kSum ? 0 : 1;
       for (int64_t k = 0; k < c.len; ++k) {
         const In* xr = x + k * c.sd_in;
@@ -444,6 +467,14 @@ Napi::Value Cum(const Napi::CallbackInfo& info) {
 
 // ---- arange / linspace ----
 
+// std::fma / std::fmaf with the FMA instruction where the CPU has it (this unit is built for the x86-64
+// baseline, where they are library calls); the same single rounding either way.
+__attribute__((target("fma"))) double fma_hw(double a, double b, double c) { return __builtin_fma(a, b, c); }
+__attribute__((target("fma"))) float fmaf_hw(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+const bool kHaveFma = __builtin_cpu_supports("fma");
+inline double fma_d(double a, double b, double c) { return kHaveFma ? fma_hw(a, b, c) : std::fma(a, b, c); }
+inline float fma_f(float a, float b, float c) { return kHaveFma ? fmaf_hw(a, b, c) : std::fmaf(a, b, c); }
+
 // cpu_serial_kernel_vec's layout (RangeFactoriesKernel.ts): blocks of 2 vectors of `lanes` elements
 // from index 0, each vector from a base computed by the scalar formula, then the scalar tail. Chunks
 // for the pool start on block boundaries, so each element's formula is the one-chunk loop's.
@@ -466,8 +497,22 @@ void arange_float(T* out, int64_t size, double start, double step) {
   constexpr int64_t lanes = sizeof(T) == 4 ? 8 : 4;
   const bool exact = std::nearbyint(start) == start && std::nearbyint(step) == step &&
                      std::fabs(start) + std::fabs(step) * static_cast<double>(size + 2 * lanes) <= 4503599627370496.0;  // 2^52
-  if (exact) {
-    // integral start and step below 2^52: fma(step, i, start) is exact, and so are the plain operations
+  const double span = std::fabs(start) + std::fabs(step) * static_cast<double>(size + 2 * lanes);
+  if (exact && (sizeof(T) == 8 || span <= 16777216.0)) {
+    // integral start and step below 2^52: fma(step, i, start) is exact, and so are the plain operations;
+    // with the block bases exact in T too (float64, or float32 below 2^24), every element, block or tail,
+    // is the exactly computed start + i*step rounded once to T: one vectorizable loop (the index as the
+    // chunk base + an int32 offset, both exact in double)
+    parallel_for(0, size, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+      for (int64_t c0 = b; c0 < e; c0 += int64_t(1) << 30) {
+        const double db = static_cast<double>(c0);
+        const int32_t n = static_cast<int32_t>(std::min<int64_t>(e - c0, int64_t(1) << 30));
+        T* o = out + c0;
+        for (int32_t k = 0; k < n; ++k) o[k] = static_cast<T>(step * (db + static_cast<double>(k)) + start);
+      }
+    });
+  } else if (exact) {
+    // float32 past 2^24: each block's base is rounded to float first (cpu_serial_kernel_vec's vector path)
     serial_kernel_vec(size, lanes,
       [&](int64_t f) {
         const double base = static_cast<T>(step * static_cast<double>(f) + start);
@@ -477,10 +522,10 @@ void arange_float(T* out, int64_t size, double start, double step) {
   } else {
     serial_kernel_vec(size, lanes,
       [&](int64_t f) {
-        const double base = static_cast<T>(std::fma(step, static_cast<double>(f), start));
-        for (int64_t j = 0; j < lanes; ++j) out[f + j] = static_cast<T>(std::fma(static_cast<double>(j), step, base));
+        const double base = static_cast<T>(fma_d(step, static_cast<double>(f), start));
+        for (int64_t j = 0; j < lanes; ++j) out[f + j] = static_cast<T>(fma_d(static_cast<double>(j), step, base));
       },
-      [&](int64_t i) { out[i] = static_cast<T>(std::fma(step, static_cast<double>(i), start)); });
+      [&](int64_t i) { out[i] = static_cast<T>(fma_d(step, static_cast<double>(i), start)); });
   }
 }
 
@@ -542,15 +587,14 @@ Napi::Value Linspace(const Napi::CallbackInfo& info) {
     if (steps == 1) return p[0] = s, yes(env);
     const float step = static_cast<float>(e - s) / static_cast<float>(steps - 1);
     auto at = [&](int64_t idx) -> float {
-      return idx < halfway ? std::fmaf(step, static_cast<float>(idx), s) : std::fmaf(-step, static_cast<float>(steps - idx - 1), e);
+      return idx < halfway ? fma_f(step, static_cast<float>(idx), s) : fma_f(-step, static_cast<float>(steps - idx - 1), e);
     };
+    float js[8];  // the lanes' j*step, each rounded (Vectorized::arange)
+    for (int j = 0; j < 8; ++j) js[j] = static_cast<float>(j) * step;
     serial_kernel_vec(steps, 8,
       [&](int64_t f) {
         const float base = at(f);
-        for (int64_t j = 0; j < 8; ++j) {
-          const float js = static_cast<float>(j) * step;
-          p[f + j] = base + js;
-        }
+        for (int64_t j = 0; j < 8; ++j) p[f + j] = base + js[j];
       },
       [&](int64_t i) { p[i] = at(i); });
     return yes(env);
@@ -561,20 +605,132 @@ Napi::Value Linspace(const Napi::CallbackInfo& info) {
     if (steps == 1) return p[0] = s, yes(env);
     const double step = (e - s) / static_cast<double>(steps - 1);
     auto at = [&](int64_t idx) -> double {
-      return idx < halfway ? std::fma(step, static_cast<double>(idx), s) : std::fma(-step, static_cast<double>(steps - idx - 1), e);
+      return idx < halfway ? fma_d(step, static_cast<double>(idx), s) : fma_d(-step, static_cast<double>(steps - idx - 1), e);
     };
+    double js[4];
+    for (int j = 0; j < 4; ++j) js[j] = static_cast<double>(j) * step;
     serial_kernel_vec(steps, 4,
       [&](int64_t f) {
         const double base = at(f);
-        for (int64_t j = 0; j < 4; ++j) {
-          const double js = static_cast<double>(j) * step;
-          p[f + j] = base + js;
-        }
+        for (int64_t j = 0; j < 4; ++j) p[f + j] = base + js[j];
       },
       [&](int64_t i) { p[i] = at(i); });
     return yes(env);
   }
   return no(env);
+}
+
+// ---- norm_stub (linalg_vector_norm, norm) for ord 0, 1, 2, +-inf ----
+
+// The TS kernel's order and rounding (reduce3/Norms.ts vectorNorm): the groups are the kept dims'
+// elements in row-major order, each reduced sequentially over its elements in row-major order, every
+// step rounded to the result type T (acc_t = scalar_t); a float32 input with a float64 result is
+// widened first. One group runs on one thread, groups are split over the pool.
+template <typename In, typename T>
+void norm_run(double ord, int ndim, const int64_t* sizes, const int64_t* sin, const int64_t* sout, const bool* mask, const In* in, T* out) {
+  int kd[kMaxDims], rd[kMaxDims];
+  int nk = 0, nr = 0;
+  int64_t groups = 1, glen = 1;
+  for (int d = 0; d < ndim; ++d) {
+    if (mask[d]) rd[nr++] = d, glen *= sizes[d];
+    else kd[nk++] = d, groups *= sizes[d];
+  }
+  const int mode = ord == 2 ? 2 : ord == 1 ? 1 : ord == 0 ? 0 : ord > 0 ? 3 : 4;  // 3: inf, 4: -inf
+  parallel_for(0, groups, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, glen)), [&](int64_t b, int64_t e) {
+    for (int64_t g = b; g < e; ++g) {
+      int64_t rem = g, ib = 0, ob = 0;
+      for (int k = nk - 1; k >= 0; --k) {
+        const int d = kd[k];
+        const int64_t c = rem % sizes[d];
+        rem /= sizes[d];
+        ib += c * sin[d];
+        ob += c * sout[d];
+      }
+      T acc = mode == 4 ? T(INFINITY) : T(0);
+      if (glen > 0) {
+        // the innermost reduced dim as a strided run, the others by a counter
+        const int64_t n = nr > 0 ? sizes[rd[nr - 1]] : 1;
+        const int64_t st = nr > 0 ? sin[rd[nr - 1]] : 0;
+        int64_t idx[kMaxDims] = {0};
+        int64_t off = ib;
+        for (;;) {
+          const In* x = in + off;
+          switch (mode) {
+            case 2: for (int64_t j = 0; j < n; ++j) { const T a = std::fabs(static_cast<T>(x[j * st])); const T sq = a * a; acc = acc + sq; } break;
+            case 1: for (int64_t j = 0; j < n; ++j) acc = acc + std::fabs(static_cast<T>(x[j * st])); break;
+            case 0: for (int64_t j = 0; j < n; ++j) acc = acc + (static_cast<T>(x[j * st]) == T(0) ? T(0) : T(1)); break;
+            case 3:
+              for (int64_t j = 0; j < n; ++j) {
+                const T a = std::fabs(static_cast<T>(x[j * st]));
+                acc = (std::isnan(a) || std::isnan(acc)) ? T(NAN) : std::max(acc, a);
+              }
+              break;
+            default:
+              for (int64_t j = 0; j < n; ++j) {
+                const T a = std::fabs(static_cast<T>(x[j * st]));
+                acc = (std::isnan(a) || std::isnan(acc)) ? T(NAN) : std::min(acc, a);
+              }
+              break;
+          }
+          int k = nr - 2;
+          for (; k >= 0; --k) {
+            const int d = rd[k];
+            off += sin[d];
+            if (++idx[k] < sizes[d]) break;
+            off -= sin[d] * sizes[d];
+            idx[k] = 0;
+          }
+          if (k < 0) break;
+        }
+      }
+      out[ob] = mode == 2 ? static_cast<T>(std::sqrt(static_cast<double>(acc))) : acc;
+    }
+  });
+}
+
+// ops2_norm(ord, inDtype, outDtype, meta, input, out) -> bool: ord 0, 1, 2, inf, -inf; float32 -> float32
+// or float64, float64 -> float64. meta = [ndim, sizes..., inOffset, inStrides..., outOffset,
+// outStrides (per input dim, 0 where reduced)..., mask (1 reduced)...].
+Napi::Value Norm(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 6) return no(env);
+  const double ord = info[0].As<Napi::Number>().DoubleValue();
+  const int in_t = info[1].As<Napi::Number>().Int32Value();
+  const int out_t = info[2].As<Napi::Number>().Int32Value();
+  if (!(ord == 0 || ord == 1 || ord == 2 || std::isinf(ord))) return no(env);
+  Typed m, in, out;
+  if (!typed(env, info[3], &m) || m.type != napi_float64_array || !typed(env, info[4], &in) || !typed(env, info[5], &out)) return no(env);
+  const bool f32 = in_t == kFloat && in.type == napi_float32_array, f64 = in_t == kDouble && in.type == napi_float64_array;
+  const bool o32 = out_t == kFloat && out.type == napi_float32_array, o64 = out_t == kDouble && out.type == napi_float64_array;
+  if (!((f32 && (o32 || o64)) || (f64 && o64))) return no(env);
+  const double* q = reinterpret_cast<const double*>(m.data);
+  if (m.length < 1) return no(env);
+  const int ndim = static_cast<int>(q[0]);
+  if (ndim < 0 || ndim > kMaxDims || m.length < 1 + ndim + 2 * (1 + ndim) + ndim) return no(env);
+  int64_t sizes[kMaxDims], sin[kMaxDims], sout[kMaxDims];
+  bool mask[kMaxDims];
+  const int64_t ioff = static_cast<int64_t>(q[1 + ndim]), ooff = static_cast<int64_t>(q[2 + 2 * ndim]);
+  int64_t lo_i = ioff, hi_i = ioff, lo_o = ooff, hi_o = ooff;
+  bool empty = false, out_empty = false;
+  for (int d = 0; d < ndim; ++d) {
+    sizes[d] = static_cast<int64_t>(q[1 + d]);
+    sin[d] = static_cast<int64_t>(q[2 + ndim + d]);
+    sout[d] = static_cast<int64_t>(q[3 + 2 * ndim + d]);
+    mask[d] = q[3 + 3 * ndim + d] != 0;
+    if (sizes[d] < 0) return no(env);
+    empty = empty || sizes[d] == 0;
+    out_empty = out_empty || (sizes[d] == 0 && !mask[d]);
+    if (sizes[d] > 0) {
+      (sin[d] >= 0 ? hi_i : lo_i) += sin[d] * (sizes[d] - 1);
+      if (!mask[d]) (sout[d] >= 0 ? hi_o : lo_o) += sout[d] * (sizes[d] - 1);
+    }
+  }
+  if (out_empty) return yes(env);
+  if ((!empty && (lo_i < 0 || hi_i >= in.length)) || lo_o < 0 || hi_o >= out.length) return no(env);
+  if (f32 && o32) norm_run<float, float>(ord, ndim, sizes, sin, sout, mask, reinterpret_cast<float*>(in.data) + ioff, reinterpret_cast<float*>(out.data) + ooff);
+  else if (f32) norm_run<float, double>(ord, ndim, sizes, sin, sout, mask, reinterpret_cast<float*>(in.data) + ioff, reinterpret_cast<double*>(out.data) + ooff);
+  else norm_run<double, double>(ord, ndim, sizes, sin, sout, mask, reinterpret_cast<double*>(in.data) + ioff, reinterpret_cast<double*>(out.data) + ooff);
+  return yes(env);
 }
 
 }  // namespace
@@ -586,6 +742,7 @@ void InitOps2(Napi::Env env, Napi::Object exports) {
   exports.Set("ops2_cum", Napi::Function::New(env, ops2::Cum));
   exports.Set("ops2_arange", Napi::Function::New(env, ops2::Arange));
   exports.Set("ops2_linspace", Napi::Function::New(env, ops2::Linspace));
+  exports.Set("ops2_norm", Napi::Function::New(env, ops2::Norm));
 }
 
 }  // namespace glasstorch

@@ -305,3 +305,42 @@ describe("arange / linspace: native vs TS (the same per-element formula)", () =>
     expect(ran(() => torch.linspace(0, 10, 100, { dtype: torch.int64 }))).toContain("linspace_stub:ts");
   });
 });
+
+// ---- norm_stub ----
+
+describe("norm (ord 0, 1, 2, +-inf): native vs TS", () => {
+  const ORDS = [2, 1, 0, Infinity, -Infinity];
+  for (const dtype of FLOAT_DTYPES) {
+    native(`${dtype}: full and partial reductions, keepdim, strided inputs, dtype=, edge sizes`, () => {
+      const x = data(6 * 9 * 37, dtype).reshape(6, 9, 37);
+      // specials include inf and NaN: a second tensor of finite values checks the sums themselves
+      const y = data(6 * 9 * 37, dtype, 3, false).reshape(6, 9, 37);
+      for (const ord of ORDS) {
+        for (const [name, t] of [["specials", x], ["finite", y]] as const) {
+          check(`${name} ord ${ord} all`, () => torch.linalg.vector_norm(t, ord), "norm_stub");
+          check(`${name} ord ${ord} dim -1`, () => torch.linalg.vector_norm(t, ord, [-1]), "norm_stub");
+          check(`${name} ord ${ord} dim 0 keepdim`, () => torch.linalg.vector_norm(t, ord, [0], true), "norm_stub");
+          check(`${name} ord ${ord} dims 0,2`, () => torch.linalg.vector_norm(t, ord, [0, 2]), "norm_stub");
+          check(`${name} ord ${ord} transposed`, () => torch.linalg.vector_norm(t.permute(2, 0, 1), ord, [1, 2]), "norm_stub");
+          check(`${name} ord ${ord} strided`, () => torch.linalg.vector_norm(t.get(":", "::2", "1::3"), ord, [1]), "norm_stub");
+        }
+      }
+      check("torch.norm", () => torch.norm(y), "norm_stub");
+      check("torch.norm dim 1", () => torch.norm(y, 2, 1), "norm_stub");
+      for (const n of [1, 7, 65, 40000]) check(`1-D size ${n}`, () => torch.linalg.vector_norm(data(n, dtype, 1, false)), "norm_stub");
+      check("size-0 dim, kept dims non-empty", () => torch.linalg.vector_norm(data(0, dtype).reshape(4, 0), 2, [1]), "norm_stub");
+      check("0-d", () => torch.linalg.vector_norm(data(1, dtype).reshape([])), "norm_stub");
+    });
+  }
+  native("float32 -> float64 (dtype=), and what stays in TS", () => {
+    const x = data(300, torch.float32, 2, false).reshape(10, 30);
+    check("dtype float64", () => torch.linalg.vector_norm(x, 2, [1], false, { dtype: torch.float64 }), "norm_stub");
+    check("out=", () => {
+      const out = torch.empty([10]);
+      torch.linalg.vector_norm(x, 2, [1], false, { out });
+      return out;
+    }, "norm_stub");
+    expect(ran(() => torch.linalg.vector_norm(x, 3))).toContain("norm_stub:ts");
+    expect(ran(() => torch.linalg.vector_norm(x.to(torch.bfloat16), 2))).toContain("norm_stub:ts");
+  });
+});

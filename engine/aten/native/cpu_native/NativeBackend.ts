@@ -71,6 +71,7 @@ export interface NativeAddon {
   ops2_cum(isSum: boolean, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
   ops2_arange(dtype: number, out: ArrayBufferView, offset: number, size: number, start: number, step: number): boolean;
   ops2_linspace(dtype: number, out: ArrayBufferView, offset: number, steps: number, start: number, end: number): boolean;
+  ops2_norm(ord: number, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
 }
 
 /** Which GEMM the addon runs (Gemm.cc): CBLAS when linked and chosen, else the own blocked GEMM. */
