@@ -10,8 +10,7 @@ import { Tensor } from "./core/Tensor.js";
 import { isOptionsObject, pythonTypeName, resolveOptions, type TensorOptions } from "./core/TensorOptions.js";
 import { fill_kernel, write_values_kernel } from "./cpu/FillKernel.js";
 import { applyRequiresGrad } from "./TensorFactories.js";
-import { arange_kernel, arange_float_into, linspace_kernel, linspace_float_into, logspace_kernel } from "./cpu/RangeFactoriesKernel.js";
-import { typedView } from "../c10/ElementAccess.js";
+import { arange_stub, linspace_stub, logspace_kernel } from "./cpu/RangeFactoriesKernel.js";
 
 function checkNumber(op: string, name: string, v: unknown): asserts v is number {
   if (typeof v !== "number") throw new TypeError_(`${op}(): argument '${name}' must be Number, not ${pythonTypeName(v)}`, { op });
@@ -52,12 +51,7 @@ export function arange(...args: (number | TensorOptions | undefined)[]): Tensor 
 
   const size = sizeD;
   const impl = empty_impl([size], o.dtype, o.device);
-  if ((t === ScalarType.Float || t === ScalarType.Double) && impl.storage.hasData()) {
-    // a fresh contiguous tensor: the kernel writes its array directly
-    arange_float_into(t, xstart, xstep, size, typedView(impl.storage, impl.dtype) as Float32Array | Float64Array, impl.storage_offset());
-  } else {
-    write_values_kernel(impl, arange_kernel(t, xstart, xstep, size));
-  }
+  if (impl.storage.hasData()) arange_stub.call(impl.device.type, impl, xstart, xstep, size);
   return applyRequiresGrad(wrap(impl), o.requires_grad, "arange");
 }
 
@@ -79,11 +73,7 @@ export function linspace(start: number, end: number, steps: number, options?: Te
   const o = resolveOptions("linspace", options, get_default_dtype());
   const impl = empty_impl([steps], o.dtype, o.device);
   const t = o.dtype.scalarType;
-  if (steps > 0 && (t === ScalarType.Float || t === ScalarType.Double) && impl.storage.hasData()) {
-    linspace_float_into(t, start, end, steps, typedView(impl.storage, impl.dtype) as Float32Array | Float64Array, impl.storage_offset());
-  } else if (steps > 0) {
-    write_values_kernel(impl, linspace_kernel(t, start, end, steps));
-  }
+  if (steps > 0 && impl.storage.hasData()) linspace_stub.call(impl.device.type, impl, start, end, steps);
   return applyRequiresGrad(wrap(impl), o.requires_grad, "linspace");
 }
 

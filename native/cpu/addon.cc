@@ -15,6 +15,7 @@
 #include "Allocator.h"
 #include "Bmm.h"
 #include "Fill.h"
+#include "Ops2.h"
 #include "Loops.h"
 #include "NN.h"
 #include "Pointwise.h"
@@ -176,6 +177,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitRandom(env, exports);
   InitFill(env, exports);
   InitBmm(env, exports);
+  InitOps2(env, exports);
   return exports;
 }
 

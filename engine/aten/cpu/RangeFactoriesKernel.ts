@@ -8,6 +8,10 @@
 import { ScalarType } from "../../c10/ScalarType.js";
 import { fma, fmaf } from "../../c10/util/FusedMultiplyAdd.js";
 import { roundToScalarType } from "./ScalarArithmetic.js";
+import type { TensorImpl } from "../../c10/TensorImpl.js";
+import { typedView } from "../../c10/ElementAccess.js";
+import { DispatchStub } from "../native/DispatchStub.js";
+import { write_values_kernel } from "./FillKernel.js";
 
 /** Lanes of a 256-bit Vectorized<scalar_t> (AVX2 build). */
 function vectorLanes(t: ScalarType): number {
@@ -188,3 +192,28 @@ export function logspace_kernel(t: ScalarType, start: number, end: number, steps
   }
   return out;
 }
+
+const REF = "aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp";
+
+/** arange_stub: a fresh contiguous tensor of `size` elements gets start + i * step (arange_kernel's formula). */
+export const arange_stub = new DispatchStub<(out: TensorImpl, start: number, step: number, size: number) => void>("arange_stub", REF);
+arange_stub.register("ts", (out, start, step, size) => {
+  const t = out.dtype.scalarType;
+  if (t === ScalarType.Float || t === ScalarType.Double) {
+    // the kernel writes the tensor's array directly
+    arange_float_into(t, start, step, size, typedView(out.storage, out.dtype) as Float32Array | Float64Array, out.storage_offset());
+  } else {
+    write_values_kernel(out, arange_kernel(t, start, step, size));
+  }
+});
+
+/** linspace_stub: a fresh contiguous tensor of `steps` (> 0) elements from start to end (linspace_kernel's formula). */
+export const linspace_stub = new DispatchStub<(out: TensorImpl, start: number, end: number, steps: number) => void>("linspace_stub", REF);
+linspace_stub.register("ts", (out, start, end, steps) => {
+  const t = out.dtype.scalarType;
+  if (t === ScalarType.Float || t === ScalarType.Double) {
+    linspace_float_into(t, start, end, steps, typedView(out.storage, out.dtype) as Float32Array | Float64Array, out.storage_offset());
+  } else {
+    write_values_kernel(out, linspace_kernel(t, start, end, steps));
+  }
+});

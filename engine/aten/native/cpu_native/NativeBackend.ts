@@ -67,6 +67,13 @@ export interface NativeAddon {
   rng_randperm(state: Uint32Array, out: BigInt64Array, off: number, n: number): boolean;
   /** native/cpu/Bmm.cc: a batched GEMM in one call (NativeBmm.ts); meta = [batch, m, n, k, alpha, beta, per operand a, b, c: offset, batch/row/column strides]. */
   bmm(dtype: number, meta: Float64Array, a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView): boolean;
+  // native/cpu/Ops2.cc (NativeOps2.ts): false declines
+  ops2_where(meta: Float64Array, out: ArrayBufferView, cond: ArrayBufferView, a: ArrayBufferView, b: ArrayBufferView): boolean;
+  ops2_masked_fill(meta: Float64Array, self: ArrayBufferView, mask: ArrayBufferView, value: ArrayBufferView): boolean;
+  ops2_cum(isSum: boolean, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
+  ops2_arange(dtype: number, out: ArrayBufferView, offset: number, size: number, start: number, step: number): boolean;
+  ops2_linspace(dtype: number, out: ArrayBufferView, offset: number, steps: number, start: number, end: number): boolean;
+  ops2_norm(ord: number, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
 }
 
 /** Which GEMM the addon runs (Gemm.cc): CBLAS when linked and chosen, else the own blocked GEMM. */

@@ -24,6 +24,7 @@ import { registerPointwiseKernels } from "./NativePointwise.js";
 import { registerRandomKernels } from "./NativeRandom.js";
 import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
+import { registerOps2Kernels } from "./NativeOps2.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -167,6 +168,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerRandomKernels(addon);
   registerFillKernels(addon);
   registerBmmKernels(addon);
+  registerOps2Kernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

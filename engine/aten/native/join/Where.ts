@@ -11,22 +11,15 @@ import { resultTypeOf } from "../../TypeProperties.js";
 import { wrapped_scalar_tensor } from "../../core/OpRegistration.js";
 import { empty_impl, wrap } from "../../core/empty.js";
 import { TensorIterator } from "../TensorIterator.js";
+import { DispatchStub } from "../DispatchStub.js";
 import { where_self } from "../../../generated/where.js";
 
 type Scalar = number | boolean;
 
-export function where_self_out(condition: Tensor, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const rt = resultTypeOf([self, other]);
-  if (out.dtype.scalarType !== rt) {
-    throw new RuntimeError(`Expected out type to be ${scalarTypeName(rt)} but got ${scalarTypeName(out.dtype.scalarType)}`);
-  }
-  const ct = condition.dtype.scalarType;
-  if (ct !== ScalarType.Bool && ct !== ScalarType.Byte) {
-    throw new RuntimeError(`where expected condition to be a boolean tensor, but got a tensor with dtype ${scalarTypeName(ct)}`);
-  }
-  const iter = TensorIterator.build({ out, isInplace: false, inputs: [condition, self, other], outputDtype: out.dtype });
+/** where_kernel (cpu/TensorCompareKernel.cpp): out = condition ? self : other over the iterator's operands, in dtype rt. */
+export const where_kernel = new DispatchStub<(iter: TensorIterator, rt: ScalarType) => void>("where_kernel", "aten/src/ATen/native/cpu/TensorCompareKernel.cpp");
+where_kernel.register("ts", (iter, rt) => {
   const o = iter.output._impl;
-  if (!o.storage.hasData()) return iter.output;
   const ov = typedView(o.storage, o.dtype) as unknown as (number | bigint)[];
   const ins = iter.inputs.map((t) => ({ view: typedView(t._impl.storage, t._impl.dtype), st: t._impl.dtype.scalarType }));
   const long = rt === ScalarType.Long;
@@ -41,6 +34,21 @@ export function where_self_out(condition: Tensor, self: Tensor, other: Tensor, o
     const v = c ? read(1, offs[2]) : read(2, offs[3]);
     ov[offs[0]] = typeof v === "bigint" ? v : toRaw(rt, v);
   });
+});
+
+export function where_self_out(condition: Tensor, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const rt = resultTypeOf([self, other]);
+  if (out.dtype.scalarType !== rt) {
+    throw new RuntimeError(`Expected out type to be ${scalarTypeName(rt)} but got ${scalarTypeName(out.dtype.scalarType)}`);
+  }
+  const ct = condition.dtype.scalarType;
+  if (ct !== ScalarType.Bool && ct !== ScalarType.Byte) {
+    throw new RuntimeError(`where expected condition to be a boolean tensor, but got a tensor with dtype ${scalarTypeName(ct)}`);
+  }
+  const iter = TensorIterator.build({ out, isInplace: false, inputs: [condition, self, other], outputDtype: out.dtype });
+  const o = iter.output._impl;
+  if (!o.storage.hasData()) return iter.output;
+  where_kernel.call(o.device.type, iter, rt);
   return iter.output;
 }
 

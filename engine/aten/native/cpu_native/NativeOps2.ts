@@ -1,0 +1,213 @@
+// The second batch of common native ops (issue #8 item 4; native/cpu/Ops2.cc), registered into the
+// DispatchStubs they cover. A kernel returns false for what it does not cover and the TypeScript
+// kernel runs (the trace says which one did).
+//
+// Covered:
+//   where_kernel: every dtype (the elements are copied as bits), any layout (strided, broadcast);
+//     operands other than 0-d ones must be in the result dtype (0-d ones are converted as the TS kernel
+//     converts them); a bool or uint8 condition; an out= sharing storage with an input declines
+//   masked_fill_stub: every dtype, any layout of self without internal overlap; a bool mask (the
+//     deprecated uint8 mask, which the TS kernel checks for values > 1, stays in TypeScript)
+//   cumsum_stub / cumprod_stub: float32 -> float32/float64, float64 -> float64 (accumulated in double),
+//     uint8/int8/int16/int32/int64/bool -> int64 (int64 wrapping); any strides, in place included
+//   arange_stub: float32/float64; int32/int64 while every value is an integer below 2^53 (int32: fits)
+//   linspace_stub: float32 (steps <= 2^24) and float64
+//   norm_stub (linalg.vector_norm, norm): ord 0, 1, 2, inf, -inf over any dims, float32 -> float32/float64
+//     and float64 -> float64; each group reduced in order in the result type, as the TS kernel does
+//     (one group runs on one thread: a full reduction is sequential)
+// float16/bfloat16 arithmetic (cumsum, arange, linspace) stays in TypeScript.
+
+import { ScalarType } from "../../../c10/ScalarType.js";
+import { typedView, readNumber, toRaw, type TypedView } from "../../../c10/ElementAccess.js";
+import type { TensorImpl } from "../../../c10/TensorImpl.js";
+import type { Scalar, Tensor } from "../../core/Tensor.js";
+import type { TensorIterator } from "../TensorIterator.js";
+import { where_kernel } from "../join/Where.js";
+import { masked_fill_stub } from "../index/Fill.js";
+import { cumsum_stub, cumprod_stub } from "../reduce3/Scans.js";
+import { arange_stub, linspace_stub } from "../../cpu/RangeFactoriesKernel.js";
+import { norm_stub } from "../reduce3/Norms.js";
+import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
+
+const { Byte, Char, Short, Int, Long, Float, Double, Bool } = ScalarType;
+
+const metaCache = new Map<number, Float64Array>();
+function metaArray(n: number): Float64Array {
+  let m = metaCache.get(n);
+  if (!m) metaCache.set(n, (m = new Float64Array(n)));
+  return m;
+}
+
+/** Strides of impl seen in `shape`: 0 along the dims it is broadcast over. */
+function broadcastStrides(impl: TensorImpl, shape: readonly number[], into: Float64Array, at: number): void {
+  const sizes = impl.sizes();
+  const strides = impl.strides();
+  const lead = shape.length - sizes.length;
+  for (let d = 0; d < shape.length; d++) {
+    const i = d - lead;
+    into[at + d] = i < 0 || (sizes[i] === 1 && shape[d] !== 1) ? 0 : strides[i];
+  }
+}
+
+/**
+ * No two elements of impl share memory (sufficient test: the dims of size > 1 sorted by stride, each
+ * stride steps over the whole extent of the smaller ones), so threads writing disjoint elements never race.
+ */
+function nonOverlapping(impl: TensorImpl): boolean {
+  const sizes = impl.sizes(), strides = impl.strides();
+  const dims: [number, number][] = [];
+  for (let d = 0; d < sizes.length; d++) if (sizes[d] > 1) dims.push([Math.abs(strides[d]), sizes[d]]);
+  dims.sort((x, y) => x[0] - y[0]);
+  let extent = 1;
+  for (const [st, n] of dims) {
+    if (st < extent) return false;
+    extent += st * (n - 1);
+  }
+  return true;
+}
+
+/** An empty typed array of the kind that holds dtype `t`'s elements (Uint16Array for float16, ...). */
+function oneOf(view: TypedView): TypedView {
+  return new (view.constructor as new (n: number) => TypedView)(1);
+}
+
+/** where's 0-d operand of another dtype as one element of rt, read and converted as the TS kernel does. */
+function whereScalar(impl: TensorImpl, rt: ScalarType, like: TypedView): TypedView {
+  const view = typedView(impl.storage, impl.dtype);
+  const st = impl.dtype.scalarType;
+  const off = impl.storage_offset();
+  const long = rt === Long;
+  let v: number | bigint;
+  if (st === Long) v = long ? (view[off] as bigint) : Number(view[off] as bigint);
+  else {
+    const x = readNumber(view, st, off);
+    v = long ? BigInt(x) : x;
+  }
+  const one = oneOf(like);
+  (one as unknown as (number | bigint)[])[0] = typeof v === "bigint" ? v : toRaw(rt, v);
+  return one;
+}
+
+function where(addon: NativeAddon, iter: TensorIterator, rt: ScalarType): boolean {
+  const out = iter.output._impl;
+  if (iter.numel() < nativeSizePolicy.minNumel || out.dtype.scalarType !== rt || iter.inputs.length !== 3) return false;
+  const [cond, a, b] = iter.inputs.map((t) => t._impl);
+  const ct = cond.dtype.scalarType;
+  if (ct !== Bool && ct !== Byte) return false;
+  if (cond.storage === out.storage || a.storage === out.storage || b.storage === out.storage || !nonOverlapping(out)) return false;
+  const shape = iter.shape;
+  const nd = shape.length;
+  const meta = metaArray(1 + nd + 4 * (1 + nd));
+  meta[0] = nd;
+  for (let d = 0; d < nd; d++) meta[1 + d] = shape[d];
+  const outView = typedView(out.storage, out.dtype);
+  const arrays: TypedView[] = [];
+  let at = 1 + nd;
+  for (const [k, t] of [out, cond, a, b].entries()) {
+    if (k < 2 || t.dtype.scalarType === rt) {
+      arrays.push(k === 0 ? outView : typedView(t.storage, t.dtype));
+      meta[at] = t.storage_offset();
+      broadcastStrides(t, shape, meta, at + 1);
+    } else if (t.dim() === 0) {
+      arrays.push(whereScalar(t, rt, outView));
+      meta[at] = 0;
+      meta.fill(0, at + 1, at + 1 + nd);
+    } else {
+      return false;
+    }
+    at += 1 + nd;
+  }
+  return addon.ops2_where(meta, arrays[0], arrays[1], arrays[2], arrays[3]);
+}
+
+function maskedFill(addon: NativeAddon, self: Tensor, mask: Tensor, value: Scalar): boolean {
+  const s = self._impl, m = mask._impl;
+  if (m.dtype.scalarType !== Bool || s.numel() < nativeSizePolicy.minNumel || !nonOverlapping(s)) return false;
+  const view = typedView(s.storage, s.dtype);
+  const v = oneOf(view);
+  // the TS kernel's conversion (index/common.ts elements().set)
+  (v as unknown as (number | bigint)[])[0] = s.dtype.scalarType === Long ? BigInt(Math.trunc(Number(value))) : toRaw(s.dtype.scalarType, Number(value));
+  const shape = s.sizes();
+  const nd = shape.length;
+  const meta = metaArray(1 + nd + 2 * (1 + nd));
+  meta[0] = nd;
+  for (let d = 0; d < nd; d++) meta[1 + d] = shape[d];
+  meta[1 + nd] = s.storage_offset();
+  broadcastStrides(s, shape, meta, 2 + nd);
+  meta[2 + 2 * nd] = m.storage_offset();
+  broadcastStrides(m, shape, meta, 3 + 2 * nd);
+  return addon.ops2_masked_fill(meta, view, typedView(m.storage, m.dtype), v);
+}
+
+const INTEGRAL_IN = new Set<ScalarType>([Byte, Char, Short, Int, Long, Bool]);
+
+function cum(addon: NativeAddon, isSum: boolean, result: Tensor, self: Tensor, dim: number): boolean {
+  const r = result._impl, x = self._impl;
+  const it = x.dtype.scalarType, ot = r.dtype.scalarType;
+  const ok = (it === Float && (ot === Float || ot === Double)) || (it === Double && ot === Double) || (INTEGRAL_IN.has(it) && ot === Long);
+  const nd = x.dim();
+  if (!ok || nd === 0 || x.numel() < nativeSizePolicy.minNumel || !nonOverlapping(r)) return false;
+  const sizes = x.sizes(), xs = x.strides(), rs = r.strides();
+  if (r.dim() !== nd || r.sizes().some((s, d) => s !== sizes[d])) return false;
+  // in place (or aliased): only with the same layout, where each element is read before it is written
+  if (r.storage === x.storage && (r.storage_offset() !== x.storage_offset() || it !== ot || sizes.some((s, d) => s > 1 && xs[d] !== rs[d]))) return false;
+  const meta = metaArray(1 + nd + 2 * (1 + nd) + 1);
+  meta[0] = nd;
+  for (let d = 0; d < nd; d++) meta[1 + d] = sizes[d];
+  meta[1 + nd] = x.storage_offset();
+  for (let d = 0; d < nd; d++) meta[2 + nd + d] = xs[d];
+  meta[2 + 2 * nd] = r.storage_offset();
+  for (let d = 0; d < nd; d++) meta[3 + 2 * nd + d] = rs[d];
+  meta[3 + 3 * nd] = dim;
+  return addon.ops2_cum(isSum, it, ot, meta, typedView(x.storage, x.dtype), typedView(r.storage, r.dtype));
+}
+
+function norm(addon: NativeAddon, result: Tensor, self: Tensor, mask: readonly boolean[], ord: number): boolean {
+  const x = self._impl, r = result._impl;
+  const it = x.dtype.scalarType, ot = r.dtype.scalarType;
+  if (!((it === Float && (ot === Float || ot === Double)) || (it === Double && ot === Double))) return false;
+  if (!(ord === 0 || ord === 1 || ord === 2 || ord === Infinity || ord === -Infinity) || x.numel() < nativeSizePolicy.minNumel) return false;
+  const sizes = x.sizes(), xs = x.strides();
+  const nd = sizes.length;
+  // the result's stride for each kept input dim (keepdim or not, the kept dims keep their order)
+  const outSizes = r.sizes(), outStrides = r.strides();
+  const kept = mask.filter((m) => !m).length;
+  const keepdim = outSizes.length === nd && outSizes.length !== kept;
+  if (!keepdim && outSizes.length !== kept) return false;
+  const meta = metaArray(1 + nd + 2 * (1 + nd) + nd);
+  meta[0] = nd;
+  for (let d = 0; d < nd; d++) meta[1 + d] = sizes[d];
+  meta[1 + nd] = x.storage_offset();
+  for (let d = 0; d < nd; d++) meta[2 + nd + d] = xs[d];
+  meta[2 + 2 * nd] = r.storage_offset();
+  let j = 0;
+  for (let d = 0; d < nd; d++) {
+    if (mask[d]) {
+      meta[3 + 2 * nd + d] = 0;
+      if (keepdim) j++;
+    } else {
+      meta[3 + 2 * nd + d] = outStrides[j++];
+    }
+  }
+  for (let d = 0; d < nd; d++) meta[3 + 3 * nd + d] = mask[d] ? 1 : 0;
+  return addon.ops2_norm(ord, it, ot, meta, typedView(x.storage, x.dtype), typedView(r.storage, r.dtype));
+}
+
+export function registerOps2Kernels(addon: NativeAddon): void {
+  if (typeof addon.ops2_where !== "function") return;
+  where_kernel.register("native", (iter, rt) => where(addon, iter, rt));
+  masked_fill_stub.register("native", (self, mask, value) => maskedFill(addon, self, mask, value));
+  cumsum_stub.register("native", (result, self, dim) => cum(addon, true, result, self, dim));
+  cumprod_stub.register("native", (result, self, dim) => cum(addon, false, result, self, dim));
+  arange_stub.register("native", (out, start, step, size) => {
+    const t = out.dtype.scalarType;
+    if ((t !== Float && t !== Double && t !== Int && t !== Long) || size < nativeSizePolicy.minNumel) return false;
+    return addon.ops2_arange(t, typedView(out.storage, out.dtype), out.storage_offset(), size, start, step);
+  });
+  norm_stub.register("native", (result, self, mask, ord) => norm(addon, result, self, mask, ord));
+  linspace_stub.register("native", (out, start, end, steps) => {
+    const t = out.dtype.scalarType;
+    if ((t !== Float && t !== Double) || steps < nativeSizePolicy.minNumel) return false;
+    return addon.ops2_linspace(t, typedView(out.storage, out.dtype), out.storage_offset(), steps, start, end);
+  });
+}

@@ -1,0 +1,776 @@
+// The second batch of common ops for the native backend (issue #8 item 4): the ones a workshop model
+// hits that ran TypeScript loops. Each mirrors its TypeScript kernel exactly (the tests compare them):
+//
+//   ops2_where(meta, out, cond, a, b)            where_kernel (cpu/TensorCompareKernel.cpp): out = cond ? a : b,
+//                                                the elements copied as bits (every dtype of one item size)
+//   ops2_masked_fill(meta, self, mask, value)    masked_fill_kernel (cpu/IndexKernel.cpp): a bool mask's
+//                                                true elements of self become value's bits
+//   ops2_cum(isSum, inDtype, outDtype, meta, in, out)
+//                                                cumsum_stub / cumprod_stub (cpu/ReduceOpsKernel.cpp):
+//                                                each lane scanned in order in at::acc_type (double for
+//                                                float32/float64, int64 wrapping for integers)
+//   ops2_arange(dtype, out, off, size, start, step)
+//   ops2_linspace(dtype, out, off, steps, start, end)
+//                                                arange_stub / linspace_stub (cpu/RangeFactoriesKernel.cpp):
+//                                                cpu_serial_kernel_vec's vector blocks (two vectors of the
+//                                                AVX2 build's lanes, base + j*step per lane) then the scalar tail
+//   ops2_norm(ord, inDtype, outDtype, meta, in, out)
+//                                                norm_stub (cpu/ReduceOpsKernel.cpp) for ord 0, 1, 2, +-inf:
+//                                                each group reduced in order in the result type, as the TS kernel
+//
+// meta (where, masked_fill) = [ndim, shape..., then per operand: offset, strides...] in elements of
+// that operand's typed array, as Pointwise.cc takes it. Every function returns false for what it does
+// not cover and the TypeScript kernel runs. Work is split over the intra-op pool (parallel_for, GRAIN_SIZE).
+#include "Ops2.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "Loops.h"
+#include "ThreadPool.h"
+
+namespace glasstorch {
+namespace ops2 {
+namespace {
+
+constexpr int kMaxOps = 4;
+
+// ScalarType codes (c10/ScalarType.ts)
+enum DType { kByte = 0, kChar = 1, kShort = 2, kInt = 3, kLong = 4, kFloat = 6, kDouble = 7, kBool = 11 };
+
+// ---- the strided driver (TensorIteratorBase::for_each over coalesced dims) ----
+
+struct Plan {
+  int ndim = 0;
+  int nops = 0;
+  int64_t shape[kMaxDims];
+  int64_t strides[kMaxOps][kMaxDims];  // bytes, innermost dim first
+  char* base[kMaxOps];
+  int64_t numel = 1;
+};
+
+// TensorIterator::coalesce_dimensions: size-1 dims dropped, a dim merged into the next inner one
+// when every operand steps through both as one.
+void coalesce(Plan& p, int ndim, const int64_t* shape, const int64_t (*strides)[kMaxDims]) {
+  for (int d = ndim - 1; d >= 0; --d) {
+    const int64_t s = shape[d];
+    p.numel *= s;
+    if (s == 1) continue;
+    if (p.ndim > 0) {
+      const int i = p.ndim - 1;
+      bool merge = true;
+      for (int k = 0; k < p.nops; ++k) merge = merge && strides[k][d] == p.strides[k][i] * p.shape[i];
+      if (merge) {
+        p.shape[i] *= s;
+        continue;
+      }
+    }
+    p.shape[p.ndim] = s;
+    for (int k = 0; k < p.nops; ++k) p.strides[k][p.ndim] = strides[k][d];
+    ++p.ndim;
+  }
+  if (p.ndim == 0) {
+    p.ndim = 1;
+    p.shape[0] = p.numel;
+    for (int k = 0; k < p.nops; ++k) p.strides[k][0] = 0;
+  }
+}
+
+// row(ptrs, inner byte strides, n) over [begin, end) of the plan's linear index, row by row.
+template <typename Row>
+void run_range(const Plan& p, const Row& row, int64_t begin, int64_t end) {
+  int64_t idx[kMaxDims];
+  char* ptr[kMaxOps];
+  int64_t rem = begin;
+  for (int k = 0; k < p.nops; ++k) ptr[k] = p.base[k];
+  for (int d = 0; d < p.ndim; ++d) {
+    idx[d] = rem % p.shape[d];
+    rem /= p.shape[d];
+    for (int k = 0; k < p.nops; ++k) ptr[k] += idx[d] * p.strides[k][d];
+  }
+  int64_t inner[kMaxOps];
+  for (int k = 0; k < p.nops; ++k) inner[k] = p.strides[k][0];
+  for (int64_t i = begin; i < end;) {
+    const int64_t n = std::min(p.shape[0] - idx[0], end - i);
+    row(ptr, inner, n);
+    i += n;
+    for (int k = 0; k < p.nops; ++k) ptr[k] += n * p.strides[k][0];
+    idx[0] += n;
+    for (int d = 0; d < p.ndim - 1 && idx[d] == p.shape[d]; ++d) {
+      for (int k = 0; k < p.nops; ++k) ptr[k] += p.strides[k][d + 1] - p.shape[d] * p.strides[k][d];
+      idx[d] = 0;
+      ++idx[d + 1];
+    }
+  }
+}
+
+template <typename Row>
+void run(const Plan& p, const Row& row) {
+  if (p.numel == 0) return;
+  parallel_for(0, p.numel, GRAIN_SIZE, [&](int64_t b, int64_t e) { run_range(p, row, b, e); });
+}
+
+// ---- arguments ----
+
+struct Typed {
+  char* data = nullptr;
+  int itemsize = 0;
+  int64_t length = 0;  // elements
+  napi_typedarray_type type = napi_int8_array;
+};
+
+bool typed(napi_env env, napi_value v, Typed* t) {
+  size_t length, byte_offset;
+  void* raw = nullptr;
+  napi_value ab;
+  if (napi_get_typedarray_info(env, v, &t->type, &length, &raw, &ab, &byte_offset) != napi_ok) return false;
+  t->data = static_cast<char*>(raw);
+  t->length = static_cast<int64_t>(length);
+  switch (t->type) {
+    case napi_int8_array: case napi_uint8_array: case napi_uint8_clamped_array: t->itemsize = 1; break;
+    case napi_int16_array: case napi_uint16_array: t->itemsize = 2; break;
+    case napi_int32_array: case napi_uint32_array: case napi_float32_array: t->itemsize = 4; break;
+    default: t->itemsize = 8; break;
+  }
+  return true;
+}
+
+Napi::Value no(Napi::Env env) { return Napi::Boolean::New(env, false); }
+Napi::Value yes(Napi::Env env) { return Napi::Boolean::New(env, true); }
+
+// Reads meta for the operands ts[0..nops) into a plan; false when meta is malformed or an operand's
+// window leaves its array (checked on the extreme offsets, so a bad call cannot write out of bounds).
+bool make_plan(const double* m, int64_t mlen, const Typed* ts, int nops, Plan& p) {
+  if (mlen < 1) return false;
+  const int ndim = static_cast<int>(m[0]);
+  if (ndim < 0 || ndim > kMaxDims || mlen < 1 + ndim + nops * (1 + ndim)) return false;
+  int64_t shape[kMaxDims];
+  int64_t strides[kMaxOps][kMaxDims];
+  bool empty = false;
+  for (int d = 0; d < ndim; ++d) {
+    shape[d] = static_cast<int64_t>(m[1 + d]);
+    if (shape[d] < 0) return false;
+    empty = empty || shape[d] == 0;
+  }
+  const double* q = m + 1 + ndim;
+  p.nops = nops;
+  for (int k = 0; k < nops; ++k) {
+    const int64_t off = static_cast<int64_t>(*q++);
+    int64_t lo = off, hi = off;
+    for (int d = 0; d < ndim; ++d) {
+      const int64_t s = static_cast<int64_t>(*q++);
+      strides[k][d] = s * ts[k].itemsize;
+      if (shape[d] > 0) (s >= 0 ? hi : lo) += s * (shape[d] - 1);
+    }
+    if (!empty && (lo < 0 || hi >= ts[k].length)) return false;
+    p.base[k] = ts[k].data + off * ts[k].itemsize;
+  }
+  coalesce(p, ndim, shape, strides);
+  return true;
+}
+
+// ---- where ----
+
+template <typename T>
+void where_row(char** p, const int64_t* s, int64_t n) {
+  char* o = p[0];
+  const char* c = p[1];
+  const char* a = p[2];
+  const char* b = p[3];
+  constexpr int64_t z = sizeof(T);
+  if (s[0] == z && s[1] == 1 && s[2] == z && s[3] == z) {
+    T* out = reinterpret_cast<T*>(o);
+    const uint8_t* cond = reinterpret_cast<const uint8_t*>(c);
+    const T* x = reinterpret_cast<const T*>(a);
+    const T* y = reinterpret_cast<const T*>(b);
+    // a bit select, not a branch: the condition is data (random masks would mispredict), and it vectorizes
+    for (int64_t i = 0; i < n; ++i) {
+      const T mk = static_cast<T>(0) - static_cast<T>(cond[i] != 0);
+      out[i] = (x[i] & mk) | (y[i] & ~mk);
+    }
+    return;
+  }
+  if (s[0] == z && s[1] == 1 && (s[2] == 0 || s[2] == z) && (s[3] == 0 || s[3] == z)) {
+    // a or b broadcast along the row (a mask with a Scalar fill): the same loop with stride-0 reads
+    T* out = reinterpret_cast<T*>(o);
+    const uint8_t* cond = reinterpret_cast<const uint8_t*>(c);
+    const T* x = reinterpret_cast<const T*>(a);
+    const T* y = reinterpret_cast<const T*>(b);
+    const int64_t sx = s[2] / z, sy = s[3] / z;
+    for (int64_t i = 0; i < n; ++i) {
+      const T mk = static_cast<T>(0) - static_cast<T>(cond[i] != 0);
+      out[i] = (x[i * sx] & mk) | (y[i * sy] & ~mk);
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    T v;
+    std::memcpy(&v, *reinterpret_cast<const uint8_t*>(c + i * s[1]) != 0 ? a + i * s[2] : b + i * s[3], sizeof(T));
+    std::memcpy(o + i * s[0], &v, sizeof(T));
+  }
+}
+
+// ops2_where(meta, out, cond, a, b) -> bool
+Napi::Value Where(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 5) return no(env);
+  Typed m, ts[4];
+  if (!typed(env, info[0], &m) || m.type != napi_float64_array) return no(env);
+  for (int k = 0; k < 4; ++k)
+    if (!typed(env, info[1 + k], &ts[k])) return no(env);
+  const int z = ts[0].itemsize;
+  if (ts[1].itemsize != 1 || ts[2].itemsize != z || ts[3].itemsize != z) return no(env);
+  Plan p;
+  if (!make_plan(reinterpret_cast<const double*>(m.data), m.length, ts, 4, p)) return no(env);
+  switch (z) {
+    case 1: run(p, where_row<uint8_t>); break;
+    case 2: run(p, where_row<uint16_t>); break;
+    case 4: run(p, where_row<uint32_t>); break;
+    default: run(p, where_row<uint64_t>); break;
+  }
+  return yes(env);
+}
+
+// ---- masked_fill_ ----
+
+template <typename T>
+void masked_fill_typed(const Plan& p, const char* value) {
+  T v;
+  std::memcpy(&v, value, sizeof(T));
+  run(p, [v](char** ptr, const int64_t* s, int64_t n) {
+    char* o = ptr[0];
+    const char* mk = ptr[1];
+    if (s[0] == static_cast<int64_t>(sizeof(T)) && s[1] == 1) {
+      T* out = reinterpret_cast<T*>(o);
+      const uint8_t* mask = reinterpret_cast<const uint8_t*>(mk);
+      for (int64_t i = 0; i < n; ++i) {
+        const T mk = static_cast<T>(0) - static_cast<T>(mask[i] != 0);  // a bit select (see where_row)
+        out[i] = (v & mk) | (out[i] & ~mk);
+      }
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i)
+      if (*reinterpret_cast<const uint8_t*>(mk + i * s[1]) != 0) std::memcpy(o + i * s[0], &v, sizeof(T));
+  });
+}
+
+// ops2_masked_fill(meta, self, mask, value) -> bool; value: one element of self's array type
+Napi::Value MaskedFill(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 4) return no(env);
+  Typed m, ts[2], v;
+  if (!typed(env, info[0], &m) || m.type != napi_float64_array) return no(env);
+  if (!typed(env, info[1], &ts[0]) || !typed(env, info[2], &ts[1]) || !typed(env, info[3], &v)) return no(env);
+  if (ts[1].itemsize != 1 || v.itemsize != ts[0].itemsize || v.length < 1) return no(env);
+  Plan p;
+  if (!make_plan(reinterpret_cast<const double*>(m.data), m.length, ts, 2, p)) return no(env);
+  switch (ts[0].itemsize) {
+    case 1: masked_fill_typed<uint8_t>(p, v.data); break;
+    case 2: masked_fill_typed<uint16_t>(p, v.data); break;
+    case 4: masked_fill_typed<uint32_t>(p, v.data); break;
+    default: masked_fill_typed<uint64_t>(p, v.data); break;
+  }
+  return yes(env);
+}
+
+// ---- cumsum / cumprod ----
+
+// The lanes along `dim`: `other` dims enumerated by a linear index; the innermost of them is taken in
+// blocks of kLaneBlock lanes scanned together (the scan dim strided: one load per lane per step), or
+// one lane at a time when the scan dim is the contiguous one.
+constexpr int64_t kLaneBlock = 64;
+
+struct CumPlan {
+  int nother = 0;
+  int64_t osize[kMaxDims];
+  int64_t ostride_in[kMaxDims], ostride_out[kMaxDims];  // elements
+  int64_t len = 0, sd_in = 0, sd_out = 0;              // the scan dim
+};
+
+template <typename In, typename Out, typename Acc, bool kSum>
+void cum_run(const CumPlan& c, const In* in, Out* out) {
+  // the innermost other dim (if any) is blocked; the rest are "outer"
+  const int nd = c.nother;
+  const int64_t isz = nd > 0 ? c.osize[nd - 1] : 1;
+  const int64_t is_in = nd > 0 ? c.ostride_in[nd - 1] : 0, is_out = nd > 0 ? c.ostride_out[nd - 1] : 0;
+  const int64_t block = (c.sd_in == 1 || c.len == 1) ? 1 : kLaneBlock;
+  const int64_t nblocks = (isz + block - 1) / block;
+  int64_t outer = 1;
+  for (int d = 0; d < nd - 1; ++d) outer *= c.osize[d];
+  const int64_t items = outer * nblocks;
+  const int64_t per_item = std::max<int64_t>(1, c.len * std::min(block, isz));
+  parallel_for(0, items, std::max<int64_t>(1, GRAIN_SIZE / per_item), [&](int64_t b, int64_t e) {
+    Acc acc[kLaneBlock];
+    for (int64_t it = b; it < e; ++it) {
+      int64_t o = it / nblocks;
+      const int64_t j0 = (it % nblocks) * block;
+      const int64_t w = std::min(block, isz - j0);
+      int64_t off_in = j0 * is_in, off_out = j0 * is_out;
+      for (int d = nd - 2; d >= 0; --d) {
+        const int64_t k = o % c.osize[d];
+        o /= c.osize[d];
+        off_in += k * c.ostride_in[d];
+        off_out += k * c.ostride_out[d];
+      }
+      const In* x = in + off_in;
+      Out* y = out + off_out;
+      if (block == 1) {
+        // one lane along a contiguous scan dim: the accumulator in a register
+        Acc a = kSum ? Acc(0) : Acc(1);
+        for (int64_t k = 0; k < c.len; ++k) {
+          const Acc v = static_cast<Acc>(x[k * c.sd_in]);
+          a = kSum ? static_cast<Acc>(a + v) : static_cast<Acc>(a * v);
+          y[k * c.sd_out] = static_cast<Out>(a);
+        }
+        continue;
+      }
+      for (int64_t j = 0; j < w; ++j) acc[j] = kSum ? Acc(0) : Acc(1);
+      for (int64_t k = 0; k < c.len; ++k) {
+        const In* xr = x + k * c.sd_in;
+        Out* yr = y + k * c.sd_out;
+        for (int64_t j = 0; j < w; ++j) {
+          const Acc v = static_cast<Acc>(xr[j * is_in]);
+          acc[j] = kSum ? static_cast<Acc>(acc[j] + v) : static_cast<Acc>(acc[j] * v);
+          yr[j * is_out] = static_cast<Out>(acc[j]);
+        }
+      }
+    }
+  });
+}
+
+// Integer scans accumulate in int64 with two's-complement wrap (BigInt.asIntN(64) in the TS kernel):
+// uint64_t arithmetic is that wrap without signed overflow.
+template <typename In, bool kSum>
+void cum_int(const CumPlan& c, const In* in, int64_t* out) {
+  const int nd = c.nother;
+  const int64_t isz = nd > 0 ? c.osize[nd - 1] : 1;
+  const int64_t is_in = nd > 0 ? c.ostride_in[nd - 1] : 0, is_out = nd > 0 ? c.ostride_out[nd - 1] : 0;
+  const int64_t block = (c.sd_in == 1 || c.len == 1) ? 1 : kLaneBlock;
+  const int64_t nblocks = (isz + block - 1) / block;
+  int64_t outer = 1;
+  for (int d = 0; d < nd - 1; ++d) outer *= c.osize[d];
+  const int64_t items = outer * nblocks;
+  const int64_t per_item = std::max<int64_t>(1, c.len * std::min(block, isz));
+  parallel_for(0, items, std::max<int64_t>(1, GRAIN_SIZE / per_item), [&](int64_t b, int64_t e) {
+    uint64_t acc[kLaneBlock];
+    for (int64_t it = b; it < e; ++it) {
+      int64_t o = it / nblocks;
+      const int64_t j0 = (it % nblocks) * block;
+      const int64_t w = std::min(block, isz - j0);
+      int64_t off_in = j0 * is_in, off_out = j0 * is_out;
+      for (int d = nd - 2; d >= 0; --d) {
+        const int64_t k = o % c.osize[d];
+        o /= c.osize[d];
+        off_in += k * c.ostride_in[d];
+        off_out += k * c.ostride_out[d];
+      }
+      const In* x = in + off_in;
+      int64_t* y = out + off_out;
+      if (block == 1) {
+        uint64_t a = kSum ? 0 : 1;
+        for (int64_t k = 0; k < c.len; ++k) {
+          const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(x[k * c.sd_in]));
+          a = kSum ? a + v : a * v;
+          y[k * c.sd_out] = static_cast<int64_t>(a);
+        }
+        continue;
+      }
+      for (int64_t j = 0; j < w; ++j) acc[j] = kSum ? 0 : 1;
+      for (int64_t k = 0; k < c.len; ++k) {
+        const In* xr = x + k * c.sd_in;
+        int64_t* yr = y + k * c.sd_out;
+        for (int64_t j = 0; j < w; ++j) {
+          const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(xr[j * is_in]));
+          acc[j] = kSum ? acc[j] + v : acc[j] * v;
+          yr[j * is_out] = static_cast<int64_t>(acc[j]);
+        }
+      }
+    }
+  });
+}
+
+template <bool kSum>
+bool cum_dispatch(int in_t, int out_t, const CumPlan& c, char* in, char* out) {
+  if (in_t == kFloat && out_t == kFloat) return cum_run<float, float, double, kSum>(c, reinterpret_cast<float*>(in), reinterpret_cast<float*>(out)), true;
+  if (in_t == kFloat && out_t == kDouble) return cum_run<float, double, double, kSum>(c, reinterpret_cast<float*>(in), reinterpret_cast<double*>(out)), true;
+  if (in_t == kDouble && out_t == kDouble) return cum_run<double, double, double, kSum>(c, reinterpret_cast<double*>(in), reinterpret_cast<double*>(out)), true;
+  if (out_t != kLong) return false;
+  switch (in_t) {
+    case kByte: case kBool: cum_int<uint8_t, kSum>(c, reinterpret_cast<uint8_t*>(in), reinterpret_cast<int64_t*>(out)); return true;
+    case kChar: cum_int<int8_t, kSum>(c, reinterpret_cast<int8_t*>(in), reinterpret_cast<int64_t*>(out)); return true;
+    case kShort: cum_int<int16_t, kSum>(c, reinterpret_cast<int16_t*>(in), reinterpret_cast<int64_t*>(out)); return true;
+    case kInt: cum_int<int32_t, kSum>(c, reinterpret_cast<int32_t*>(in), reinterpret_cast<int64_t*>(out)); return true;
+    case kLong: cum_int<int64_t, kSum>(c, reinterpret_cast<int64_t*>(in), reinterpret_cast<int64_t*>(out)); return true;
+    default: return false;
+  }
+}
+
+int itemsize_of(int t) {
+  switch (t) {
+    case kByte: case kChar: case kBool: return 1;
+    case kShort: return 2;
+    case kInt: case kFloat: return 4;
+    case kLong: case kDouble: return 8;
+    default: return 0;
+  }
+}
+
+// ops2_cum(isSum, inDtype, outDtype, meta, input, out) -> bool
+// meta = [ndim, sizes..., inOffset, inStrides..., outOffset, outStrides..., dim] (elements; out has input's sizes)
+Napi::Value Cum(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 6) return no(env);
+  const bool is_sum = info[0].As<Napi::Boolean>().Value();
+  const int in_t = info[1].As<Napi::Number>().Int32Value();
+  const int out_t = info[2].As<Napi::Number>().Int32Value();
+  Typed m, in, out;
+  if (!typed(env, info[3], &m) || m.type != napi_float64_array || !typed(env, info[4], &in) || !typed(env, info[5], &out)) return no(env);
+  if (itemsize_of(in_t) == 0 || in.itemsize != itemsize_of(in_t) || out.itemsize != itemsize_of(out_t)) return no(env);
+  const double* q = reinterpret_cast<const double*>(m.data);
+  if (m.length < 1) return no(env);
+  const int ndim = static_cast<int>(q[0]);
+  if (ndim < 1 || ndim > kMaxDims || m.length < 1 + ndim + 2 * (1 + ndim) + 1) return no(env);
+  const int dim = static_cast<int>(q[1 + 3 * ndim + 2]);
+  if (dim < 0 || dim >= ndim) return no(env);
+  const double* sz = q + 1;
+  const double* si = q + 1 + ndim;  // [offset, strides...]
+  const double* so = q + 2 + 2 * ndim;
+  CumPlan c;
+  int64_t lo_i = static_cast<int64_t>(si[0]), hi_i = lo_i, lo_o = static_cast<int64_t>(so[0]), hi_o = lo_o;
+  bool empty = false;
+  for (int d = 0; d < ndim; ++d) {
+    const int64_t n = static_cast<int64_t>(sz[d]);
+    const int64_t a = static_cast<int64_t>(si[1 + d]), b = static_cast<int64_t>(so[1 + d]);
+    if (n < 0) return no(env);
+    empty = empty || n == 0;
+    if (n > 0) {
+      (a >= 0 ? hi_i : lo_i) += a * (n - 1);
+      (b >= 0 ? hi_o : lo_o) += b * (n - 1);
+    }
+    if (d == dim) {
+      c.len = n, c.sd_in = a, c.sd_out = b;
+    } else if (n != 1) {
+      c.osize[c.nother] = n, c.ostride_in[c.nother] = a, c.ostride_out[c.nother] = b;
+      ++c.nother;
+    }
+  }
+  if (empty) return yes(env);
+  if (lo_i < 0 || hi_i >= in.length || lo_o < 0 || hi_o >= out.length) return no(env);
+  char* ip = in.data + static_cast<int64_t>(si[0]) * in.itemsize;
+  char* op = out.data + static_cast<int64_t>(so[0]) * out.itemsize;
+  const bool ok = is_sum ? cum_dispatch<true>(in_t, out_t, c, ip, op) : cum_dispatch<false>(in_t, out_t, c, ip, op);
+  return Napi::Boolean::New(env, ok);
+}
+
+// ---- arange / linspace ----
+
+// std::fma / std::fmaf with the FMA instruction where the CPU has it (this unit is built for the x86-64
+// baseline, where they are library calls); the same single rounding either way.
+__attribute__((target("fma"))) double fma_hw(double a, double b, double c) { return __builtin_fma(a, b, c); }
+__attribute__((target("fma"))) float fmaf_hw(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+const bool kHaveFma = __builtin_cpu_supports("fma");
+inline double fma_d(double a, double b, double c) { return kHaveFma ? fma_hw(a, b, c) : std::fma(a, b, c); }
+inline float fma_f(float a, float b, float c) { return kHaveFma ? fmaf_hw(a, b, c) : std::fmaf(a, b, c); }
+
+// cpu_serial_kernel_vec's layout (RangeFactoriesKernel.ts): blocks of 2 vectors of `lanes` elements
+// from index 0, each vector from a base computed by the scalar formula, then the scalar tail. Chunks
+// for the pool start on block boundaries, so each element's formula is the one-chunk loop's.
+template <typename Block, typename Tail>
+void serial_kernel_vec(int64_t n, int64_t lanes, const Block& block, const Tail& tail) {
+  const int64_t two = 2 * lanes;
+  const int64_t nblocks = n / two;
+  const int64_t vend = nblocks * two;
+  parallel_for(0, nblocks, std::max<int64_t>(1, GRAIN_SIZE / two), [&](int64_t b, int64_t e) {
+    for (int64_t k = b; k < e; ++k) {
+      block(k * two);
+      block(k * two + lanes);
+    }
+  });
+  for (int64_t i = vend; i < n; ++i) tail(i);
+}
+
+// The float32 hot loops as leaf functions built twice: for the x86-64 baseline and with AVX2 + FMA
+// (chosen at run time), so the 1e6-element fills run 8 lanes wide. Same operations, same bits: the
+// unit keeps -ffp-contract=off, and the only fused operations are the explicit fma calls.
+#define GT_ARANGE_F32_BODY                                                                      \
+  for (int32_t k = 0; k < n; ++k) o[k] = static_cast<float>(step * (db + static_cast<double>(k)) + start);
+void arange_f32_chunk_base(float* o, int32_t n, double db, double step, double start) { GT_ARANGE_F32_BODY }
+__attribute__((target("avx2,fma"))) void arange_f32_chunk_avx2(float* o, int32_t n, double db, double step, double start) { GT_ARANGE_F32_BODY }
+
+// blocks [b, e) of linspace float32 (8 lanes each): base = the scalar formula, then base + js[j]
+#define GT_LINSPACE_F32_BODY(FMA)                                                               \
+  for (int64_t blk = b; blk < e; ++blk) {                                                      \
+    const int64_t f = blk * 8;                                                                 \
+    const float base = f < halfway ? FMA(step, static_cast<float>(f), s) : FMA(-step, static_cast<float>(steps - f - 1), en); \
+    for (int j = 0; j < 8; ++j) p[f + j] = base + js[j];                                       \
+  }
+void linspace_f32_blocks_base(float* p, int64_t b, int64_t e, int64_t halfway, int64_t steps, float step, float s, float en, const float* js) {
+  GT_LINSPACE_F32_BODY(std::fmaf)
+}
+__attribute__((target("avx2,fma"))) void linspace_f32_blocks_avx2(float* p, int64_t b, int64_t e, int64_t halfway, int64_t steps, float step, float s, float en, const float* js) {
+  GT_LINSPACE_F32_BODY(__builtin_fmaf)
+}
+const bool kHaveAvx2Fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+
+template <typename T>
+void arange_float(T* out, int64_t size, double start, double step) {
+  constexpr int64_t lanes = sizeof(T) == 4 ? 8 : 4;
+  const bool exact = std::nearbyint(start) == start && std::nearbyint(step) == step &&
+                     std::fabs(start) + std::fabs(step) * static_cast<double>(size + 2 * lanes) <= 4503599627370496.0;  // 2^52
+  const double span = std::fabs(start) + std::fabs(step) * static_cast<double>(size + 2 * lanes);
+  if (exact && (sizeof(T) == 8 || span <= 16777216.0)) {
+    // integral start and step below 2^52: fma(step, i, start) is exact, and so are the plain operations;
+    // with the block bases exact in T too (float64, or float32 below 2^24), every element, block or tail,
+    // is the exactly computed start + i*step rounded once to T: one vectorizable loop (the index as the
+    // chunk base + an int32 offset, both exact in double)
+    parallel_for(0, size, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+      for (int64_t c0 = b; c0 < e; c0 += int64_t(1) << 30) {
+        const double db = static_cast<double>(c0);
+        const int32_t n = static_cast<int32_t>(std::min<int64_t>(e - c0, int64_t(1) << 30));
+        T* o = out + c0;
+        if constexpr (sizeof(T) == 4) {
+          (kHaveAvx2Fma ? arange_f32_chunk_avx2 : arange_f32_chunk_base)(o, n, db, step, start);
+        } else {
+          for (int32_t k = 0; k < n; ++k) o[k] = static_cast<T>(step * (db + static_cast<double>(k)) + start);
+        }
+      }
+    });
+  } else if (exact) {
+    // float32 past 2^24: each block's base is rounded to float first (cpu_serial_kernel_vec's vector path)
+    serial_kernel_vec(size, lanes,
+      [&](int64_t f) {
+        const double base = static_cast<T>(step * static_cast<double>(f) + start);
+        for (int64_t j = 0; j < lanes; ++j) out[f + j] = static_cast<T>(static_cast<double>(j) * step + base);
+      },
+      [&](int64_t i) { out[i] = static_cast<T>(step * static_cast<double>(i) + start); });
+  } else {
+    serial_kernel_vec(size, lanes,
+      [&](int64_t f) {
+        const double base = static_cast<T>(fma_d(step, static_cast<double>(f), start));
+        for (int64_t j = 0; j < lanes; ++j) out[f + j] = static_cast<T>(fma_d(static_cast<double>(j), step, base));
+      },
+      [&](int64_t i) { out[i] = static_cast<T>(fma_d(step, static_cast<double>(i), start)); });
+  }
+}
+
+// ops2_arange(dtype, out, offset, size, start, step) -> bool: float32/float64 (any start and step),
+// int32/int64 when start, step and every value are integers below 2^53 (then start + i*step exactly,
+// what the TS kernel's fma in double and truncation give).
+Napi::Value Arange(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 6) return no(env);
+  const int t = info[0].As<Napi::Number>().Int32Value();
+  Typed out;
+  if (!typed(env, info[1], &out)) return no(env);
+  const double off = info[2].As<Napi::Number>().DoubleValue();
+  const double size = info[3].As<Napi::Number>().DoubleValue();
+  const double start = info[4].As<Napi::Number>().DoubleValue();
+  const double step = info[5].As<Napi::Number>().DoubleValue();
+  if (!(off >= 0) || !(size >= 0) || off + size > static_cast<double>(out.length) || !std::isfinite(start) || !std::isfinite(step)) return no(env);
+  const int64_t o = static_cast<int64_t>(off), n = static_cast<int64_t>(size);
+  if (t == kFloat && out.type == napi_float32_array) return arange_float<float>(reinterpret_cast<float*>(out.data) + o, n, start, step), yes(env);
+  if (t == kDouble && out.type == napi_float64_array) return arange_float<double>(reinterpret_cast<double*>(out.data) + o, n, start, step), yes(env);
+  if ((t == kInt && out.type == napi_int32_array) || (t == kLong && out.type == napi_bigint64_array)) {
+    if (std::trunc(start) != start || std::trunc(step) != step) return no(env);
+    const double last = start + step * (size > 0 ? size - 1 : 0);
+    const double lim = t == kInt ? 2147483647.0 : 9007199254740992.0;
+    if (std::fabs(start) > lim || std::fabs(last) > lim || std::fabs(step) * size > 9007199254740992.0) return no(env);
+    const int64_t s0 = static_cast<int64_t>(start), st = static_cast<int64_t>(step);
+    if (t == kInt) {
+      int32_t* p = reinterpret_cast<int32_t*>(out.data) + o;
+      parallel_for(0, n, GRAIN_SIZE, [&](int64_t b, int64_t e) { for (int64_t i = b; i < e; ++i) p[i] = static_cast<int32_t>(s0 + st * i); });
+    } else {
+      int64_t* p = reinterpret_cast<int64_t*>(out.data) + o;
+      parallel_for(0, n, GRAIN_SIZE, [&](int64_t b, int64_t e) { for (int64_t i = b; i < e; ++i) p[i] = s0 + st * i; });
+    }
+    return yes(env);
+  }
+  return no(env);
+}
+
+// ops2_linspace(dtype, out, offset, steps, start, end) -> bool: float32 (steps <= 2^24, where the
+// index is exact in float) and float64. The first half counts up from start, the second half down
+// from end (both ends exact); step is computed in the dtype; lanes add j*step rounded.
+Napi::Value Linspace(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 6) return no(env);
+  const int t = info[0].As<Napi::Number>().Int32Value();
+  Typed out;
+  if (!typed(env, info[1], &out)) return no(env);
+  const double off = info[2].As<Napi::Number>().DoubleValue();
+  const double stepsd = info[3].As<Napi::Number>().DoubleValue();
+  const double start = info[4].As<Napi::Number>().DoubleValue();
+  const double end = info[5].As<Napi::Number>().DoubleValue();
+  if (!(off >= 0) || !(stepsd >= 1) || off + stepsd > static_cast<double>(out.length)) return no(env);
+  const int64_t o = static_cast<int64_t>(off), steps = static_cast<int64_t>(stepsd);
+  const int64_t halfway = steps / 2;
+  if (t == kFloat && out.type == napi_float32_array) {
+    if (steps > (int64_t(1) << 24)) return no(env);
+    float* p = reinterpret_cast<float*>(out.data) + o;
+    const float s = static_cast<float>(start), e_ = static_cast<float>(end);
+    if (steps == 1) return p[0] = s, yes(env);
+    const float step = static_cast<float>(e_ - s) / static_cast<float>(steps - 1);
+    auto at = [&](int64_t idx) -> float {
+      return idx < halfway ? fma_f(step, static_cast<float>(idx), s) : fma_f(-step, static_cast<float>(steps - idx - 1), e_);
+    };
+    float js[8];  // the lanes' j*step, each rounded (Vectorized::arange)
+    for (int j = 0; j < 8; ++j) js[j] = static_cast<float>(j) * step;
+    // serial_kernel_vec's blocks (pairs of 8-lane vectors: every 8-element block from index 0 up to
+    // the last whole pair), then the scalar tail
+    const int64_t nblocks = steps / 16 * 2;
+    parallel_for(0, nblocks, GRAIN_SIZE / 8, [&](int64_t b, int64_t e) {
+      (kHaveAvx2Fma ? linspace_f32_blocks_avx2 : linspace_f32_blocks_base)(p, b, e, halfway, steps, step, s, e_, js);
+    });
+    for (int64_t i = nblocks * 8; i < steps; ++i) p[i] = at(i);
+    return yes(env);
+  }
+  if (t == kDouble && out.type == napi_float64_array) {
+    double* p = reinterpret_cast<double*>(out.data) + o;
+    const double s = start, e = end;
+    if (steps == 1) return p[0] = s, yes(env);
+    const double step = (e - s) / static_cast<double>(steps - 1);
+    auto at = [&](int64_t idx) -> double {
+      return idx < halfway ? fma_d(step, static_cast<double>(idx), s) : fma_d(-step, static_cast<double>(steps - idx - 1), e);
+    };
+    double js[4];
+    for (int j = 0; j < 4; ++j) js[j] = static_cast<double>(j) * step;
+    serial_kernel_vec(steps, 4,
+      [&](int64_t f) {
+        const double base = at(f);
+        for (int64_t j = 0; j < 4; ++j) p[f + j] = base + js[j];
+      },
+      [&](int64_t i) { p[i] = at(i); });
+    return yes(env);
+  }
+  return no(env);
+}
+
+// ---- norm_stub (linalg_vector_norm, norm) for ord 0, 1, 2, +-inf ----
+
+// The TS kernel's order and rounding (reduce3/Norms.ts vectorNorm): the groups are the kept dims'
+// elements in row-major order, each reduced sequentially over its elements in row-major order, every
+// step rounded to the result type T (acc_t = scalar_t); a float32 input with a float64 result is
+// widened first. One group runs on one thread, groups are split over the pool.
+template <typename In, typename T>
+void norm_run(double ord, int ndim, const int64_t* sizes, const int64_t* sin, const int64_t* sout, const bool* mask, const In* in, T* out) {
+  int kd[kMaxDims], rd[kMaxDims];
+  int nk = 0, nr = 0;
+  int64_t groups = 1, glen = 1;
+  for (int d = 0; d < ndim; ++d) {
+    if (mask[d]) rd[nr++] = d, glen *= sizes[d];
+    else kd[nk++] = d, groups *= sizes[d];
+  }
+  const int mode = ord == 2 ? 2 : ord == 1 ? 1 : ord == 0 ? 0 : ord > 0 ? 3 : 4;  // 3: inf, 4: -inf
+  parallel_for(0, groups, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, glen)), [&](int64_t b, int64_t e) {
+    for (int64_t g = b; g < e; ++g) {
+      int64_t rem = g, ib = 0, ob = 0;
+      for (int k = nk - 1; k >= 0; --k) {
+        const int d = kd[k];
+        const int64_t c = rem % sizes[d];
+        rem /= sizes[d];
+        ib += c * sin[d];
+        ob += c * sout[d];
+      }
+      T acc = mode == 4 ? T(INFINITY) : T(0);
+      if (glen > 0) {
+        // the innermost reduced dim as a strided run, the others by a counter
+        const int64_t n = nr > 0 ? sizes[rd[nr - 1]] : 1;
+        const int64_t st = nr > 0 ? sin[rd[nr - 1]] : 0;
+        int64_t idx[kMaxDims] = {0};
+        int64_t off = ib;
+        for (;;) {
+          const In* x = in + off;
+          switch (mode) {
+            case 2: for (int64_t j = 0; j < n; ++j) { const T a = std::fabs(static_cast<T>(x[j * st])); const T sq = a * a; acc = acc + sq; } break;
+            case 1: for (int64_t j = 0; j < n; ++j) acc = acc + std::fabs(static_cast<T>(x[j * st])); break;
+            case 0: for (int64_t j = 0; j < n; ++j) acc = acc + (static_cast<T>(x[j * st]) == T(0) ? T(0) : T(1)); break;
+            case 3:
+              for (int64_t j = 0; j < n; ++j) {
+                const T a = std::fabs(static_cast<T>(x[j * st]));
+                acc = (std::isnan(a) || std::isnan(acc)) ? T(NAN) : std::max(acc, a);
+              }
+              break;
+            default:
+              for (int64_t j = 0; j < n; ++j) {
+                const T a = std::fabs(static_cast<T>(x[j * st]));
+                acc = (std::isnan(a) || std::isnan(acc)) ? T(NAN) : std::min(acc, a);
+              }
+              break;
+          }
+          int k = nr - 2;
+          for (; k >= 0; --k) {
+            const int d = rd[k];
+            off += sin[d];
+            if (++idx[k] < sizes[d]) break;
+            off -= sin[d] * sizes[d];
+            idx[k] = 0;
+          }
+          if (k < 0) break;
+        }
+      }
+      out[ob] = mode == 2 ? static_cast<T>(std::sqrt(static_cast<double>(acc))) : acc;
+    }
+  });
+}
+
+// ops2_norm(ord, inDtype, outDtype, meta, input, out) -> bool: ord 0, 1, 2, inf, -inf; float32 -> float32
+// or float64, float64 -> float64. meta = [ndim, sizes..., inOffset, inStrides..., outOffset,
+// outStrides (per input dim, 0 where reduced)..., mask (1 reduced)...].
+Napi::Value Norm(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 6) return no(env);
+  const double ord = info[0].As<Napi::Number>().DoubleValue();
+  const int in_t = info[1].As<Napi::Number>().Int32Value();
+  const int out_t = info[2].As<Napi::Number>().Int32Value();
+  if (!(ord == 0 || ord == 1 || ord == 2 || std::isinf(ord))) return no(env);
+  Typed m, in, out;
+  if (!typed(env, info[3], &m) || m.type != napi_float64_array || !typed(env, info[4], &in) || !typed(env, info[5], &out)) return no(env);
+  const bool f32 = in_t == kFloat && in.type == napi_float32_array, f64 = in_t == kDouble && in.type == napi_float64_array;
+  const bool o32 = out_t == kFloat && out.type == napi_float32_array, o64 = out_t == kDouble && out.type == napi_float64_array;
+  if (!((f32 && (o32 || o64)) || (f64 && o64))) return no(env);
+  const double* q = reinterpret_cast<const double*>(m.data);
+  if (m.length < 1) return no(env);
+  const int ndim = static_cast<int>(q[0]);
+  if (ndim < 0 || ndim > kMaxDims || m.length < 1 + ndim + 2 * (1 + ndim) + ndim) return no(env);
+  int64_t sizes[kMaxDims], sin[kMaxDims], sout[kMaxDims];
+  bool mask[kMaxDims];
+  const int64_t ioff = static_cast<int64_t>(q[1 + ndim]), ooff = static_cast<int64_t>(q[2 + 2 * ndim]);
+  int64_t lo_i = ioff, hi_i = ioff, lo_o = ooff, hi_o = ooff;
+  bool empty = false, out_empty = false;
+  for (int d = 0; d < ndim; ++d) {
+    sizes[d] = static_cast<int64_t>(q[1 + d]);
+    sin[d] = static_cast<int64_t>(q[2 + ndim + d]);
+    sout[d] = static_cast<int64_t>(q[3 + 2 * ndim + d]);
+    mask[d] = q[3 + 3 * ndim + d] != 0;
+    if (sizes[d] < 0) return no(env);
+    empty = empty || sizes[d] == 0;
+    out_empty = out_empty || (sizes[d] == 0 && !mask[d]);
+    if (sizes[d] > 0) {
+      (sin[d] >= 0 ? hi_i : lo_i) += sin[d] * (sizes[d] - 1);
+      if (!mask[d]) (sout[d] >= 0 ? hi_o : lo_o) += sout[d] * (sizes[d] - 1);
+    }
+  }
+  if (out_empty) return yes(env);
+  if ((!empty && (lo_i < 0 || hi_i >= in.length)) || lo_o < 0 || hi_o >= out.length) return no(env);
+  if (f32 && o32) norm_run<float, float>(ord, ndim, sizes, sin, sout, mask, reinterpret_cast<float*>(in.data) + ioff, reinterpret_cast<float*>(out.data) + ooff);
+  else if (f32) norm_run<float, double>(ord, ndim, sizes, sin, sout, mask, reinterpret_cast<float*>(in.data) + ioff, reinterpret_cast<double*>(out.data) + ooff);
+  else norm_run<double, double>(ord, ndim, sizes, sin, sout, mask, reinterpret_cast<double*>(in.data) + ioff, reinterpret_cast<double*>(out.data) + ooff);
+  return yes(env);
+}
+
+}  // namespace
+}  // namespace ops2
+
+void InitOps2(Napi::Env env, Napi::Object exports) {
+  exports.Set("ops2_where", Napi::Function::New(env, ops2::Where));
+  exports.Set("ops2_masked_fill", Napi::Function::New(env, ops2::MaskedFill));
+  exports.Set("ops2_cum", Napi::Function::New(env, ops2::Cum));
+  exports.Set("ops2_arange", Napi::Function::New(env, ops2::Arange));
+  exports.Set("ops2_linspace", Napi::Function::New(env, ops2::Linspace));
+  exports.Set("ops2_norm", Napi::Function::New(env, ops2::Norm));
+}
+
+}  // namespace glasstorch
