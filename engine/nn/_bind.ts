@@ -10,30 +10,40 @@ export type Params = readonly (readonly [name: string, default_: unknown] | read
 
 /** The arguments by parameter name; `params` in order, [name] alone for a required one. */
 export function bindArgs(fn: string, callArgs: readonly unknown[], params: Params): Record<string, any> {
-  const last = callArgs[callArgs.length - 1];
-  const hasKw = callArgs.length > 0 && isOptionsObject(last);
-  const args = hasKw ? callArgs.slice(0, -1) : [...callArgs];
-  const kwargs = (hasKw ? last : {}) as Record<string, unknown>;
-  const required = params.filter((p) => p.length === 1).length;
-  if (args.length > params.length) {
-    const range = required === params.length ? `${params.length}` : `from ${required} to ${params.length}`;
-    throw new TypeError_(`${fn}() takes ${range} positional arguments but ${args.length} were given`);
+  // plain loops, no intermediate arrays: every module forward and functional call binds its arguments here
+  const n = callArgs.length;
+  const hasKw = n > 0 && isOptionsObject(callArgs[n - 1]);
+  const npos = hasKw ? n - 1 : n;
+  if (npos > params.length) {
+    let required = 0;
+    for (const p of params) if (p.length === 1) required++;
+    // CPython's words: "takes 1 positional argument", "but 1 was given"
+    const range = required === params.length ? `${params.length} positional argument${params.length === 1 ? "" : "s"}` : `from ${required} to ${params.length} positional arguments`;
+    throw new TypeError_(`${fn}() takes ${range} but ${npos} ${npos === 1 ? "was" : "were"} given`);
   }
   const out: Record<string, any> = {};
-  params.forEach((p, i) => {
-    if (i < args.length) out[p[0]] = args[i];
-  });
-  for (const [k, v] of Object.entries(kwargs)) {
-    if (v === undefined) continue;
-    if (!params.some((p) => p[0] === k)) throw new TypeError_(`${fn}() got an unexpected keyword argument '${k}'`);
-    if (k in out) throw new TypeError_(`${fn}() got multiple values for argument '${k}'`);
-    out[k] = v;
+  for (let i = 0; i < npos; i++) out[params[i][0]] = callArgs[i];
+  if (hasKw) {
+    const kwargs = callArgs[n - 1] as Record<string, unknown>;
+    for (const k of Object.keys(kwargs)) {
+      const v = kwargs[k];
+      if (v === undefined) continue;
+      let known = false;
+      for (const p of params) if (p[0] === k) { known = true; break; }
+      if (!known) throw new TypeError_(`${fn}() got an unexpected keyword argument '${k}'`);
+      if (k in out) throw new TypeError_(`${fn}() got multiple values for argument '${k}'`);
+      out[k] = v;
+    }
   }
-  const missing = params.filter((p) => p.length === 1 && !(p[0] in out)).map((p) => `'${p[0]}'`);
-  if (missing.length) {
+  let missing: string[] | null = null;
+  for (const p of params) {
+    if (p[0] in out) continue;
+    if (p.length === 2) out[p[0]] = p[1];
+    else (missing ??= []).push(`'${p[0]}'`);
+  }
+  if (missing !== null) {
     const names = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")} and ${missing[missing.length - 1]}`;
     throw new TypeError_(`${fn}() missing ${missing.length} required positional argument${missing.length > 1 ? "s" : ""}: ${names}`);
   }
-  for (const p of params) if (!(p[0] in out) && p.length === 2) out[p[0]] = p[1];
   return out;
 }

@@ -49,7 +49,8 @@ const statShape = (input: Tensor, nd: number): number[] => input.shape.map((v, i
 export function layer_norm_cpu(input: Tensor, normalizedShape: number[], weight: Tensor | null, bias: Tensor | null, eps: number): [Tensor, Tensor, Tensor] {
   const [M, N] = checkInputs(input, normalizedShape, weight, bias);
   const X = contig(input);
-  const Y = wrap(empty_impl(X.shape, X.dtype, X.device));
+  // uninitialised (at::empty): LayerNormKernel writes every element when M > 0, and Y is empty otherwise
+  const Y = wrap(empty_impl(X.shape, X.dtype, X.device, true));
   let mean = empty_memory_format.call([M], X.dtype, null, X.device, null, null) as Tensor;
   let rstd = empty_memory_format.call([M], X.dtype, null, X.device, null, null) as Tensor;
   AT_DISPATCH("LayerNormKernelImpl", X.dtype.scalarType, [Double, Float, BFloat16]);

@@ -22,7 +22,10 @@ const { Double, Float, BFloat16 } = ScalarType;
 const FLOATS = [Double, Float, BFloat16];
 
 type Grads3 = [Tensor | null, Tensor | null, Tensor | null];
-const fresh = (sizes: readonly number[], like: Tensor): Tensor => wrap(empty_impl([...sizes], like.dtype, like.device));
+// Uninitialised (at::empty, as PyTorch allocates them): every element of each result is written, by the
+// kernel (TypeScript or native: each writes all of dX / dgamma / dbeta it is given) or by the empty-input
+// branches below (zero parameter gradients); a zero-filled block would be cleared only to be overwritten.
+const fresh = (sizes: readonly number[], like: Tensor): Tensor => wrap(empty_impl([...sizes], like.dtype, like.device, true));
 
 // ---- native_batch_norm_backward ----
 
