@@ -56,7 +56,7 @@ struct Plan {
 // the cache for the op that reads it next (add 1e6: 12 MB), above it nothing would stay anyway and a
 // cached store costs a read of each line it writes. pw_stream_threshold sets it (tests, benchmarks).
 int64_t g_stream_bytes = int64_t(32) << 20;
-std::atomic<int64_t> g_stream_calls{0};  // ops that streamed their output (pw_stream_threshold reports it: the tests)
+std::atomic<int64_t> g_stream_calls{0};  // ops that took a streaming loop (pw_stream_threshold reports it: the tests)
 
 // The unit of the split: chunk boundaries at multiples of 64 elements, so that a contiguous operand
 // that starts on a 64-byte boundary has every chunk start on one (8 chunks of 1e6 floats put half of
@@ -90,28 +90,8 @@ void coalesce(Plan& p, int ndim, const int64_t* shape, const int64_t (*strides)[
   }
 }
 
-// A row through a buffer: the op's own loop writes kBufBytes at a time into an L1-resident buffer
-// (the contiguous output row it would have written), which the unit's streaming copy then writes
-// out. For the ops without a streaming loop of their own (every op and cast above the threshold):
-// the same loop on the same elements, so the same bits.
-constexpr int64_t kBufBytes = 8192;
-void buffered_row(Loop loop, StreamBytes sb, char** ptr, const int64_t* inner, int nops, int64_t n, const double* sc) {
-  alignas(64) char buf[kBufBytes];
-  const int64_t z = inner[0];
-  const int64_t per = kBufBytes / z;
-  char* q[kMaxOps];
-  q[0] = buf;
-  for (int64_t i = 0; i < n; i += per) {
-    const int64_t m = std::min(per, n - i);
-    for (int k = 1; k < nops; ++k) q[k] = ptr[k] + i * inner[k];
-    loop(q, inner, m, sc);
-    sb(ptr[0] + i * z, buf, m * z);
-  }
-}
-
-// Runs loop over [begin, end) of the plan's linear index, row by row; sb: rows with a contiguous
-// output go through buffered_row.
-void run_range(const Plan& p, Loop loop, StreamBytes sb, const double* sc, int64_t begin, int64_t end) {
+// Runs loop over [begin, end) of the plan's linear index, row by row.
+void run_range(const Plan& p, Loop loop, const double* sc, int64_t begin, int64_t end) {
   int64_t idx[kMaxDims];
   char* ptr[kMaxOps];
   int64_t rem = begin;
@@ -125,8 +105,7 @@ void run_range(const Plan& p, Loop loop, StreamBytes sb, const double* sc, int64
   for (int k = 0; k < p.nops; ++k) inner[k] = p.strides[k][0];
   for (int64_t i = begin; i < end;) {
     const int64_t n = std::min(p.shape[0] - idx[0], end - i);
-    if (sb != nullptr && inner[0] == p.itemsize[0]) buffered_row(loop, sb, ptr, inner, p.nops, n, sc);
-    else loop(ptr, inner, n, sc);
+    loop(ptr, inner, n, sc);
     i += n;
     for (int k = 0; k < p.nops; ++k) ptr[k] += n * p.strides[k][0];
     idx[0] += n;
@@ -138,20 +117,19 @@ void run_range(const Plan& p, Loop loop, StreamBytes sb, const double* sc, int64
   }
 }
 
-// Runs the op: above the threshold its streaming loop where the unit has one, else its loop through
-// buffered_row; below it, the loop.
-void run(const Plan& p, Loop loop, Loop streaming, const double* sc) {
+void run(const Plan& p, Loop loop, const double* sc) {
   if (p.numel == 0) return;
-  StreamBytes sb = nullptr;
-  if (p.footprint() > g_stream_bytes) {
-    g_stream_calls.fetch_add(1, std::memory_order_relaxed);
-    if (streaming != nullptr) loop = streaming;
-    else sb = table().stream_bytes;
-  }
   const int64_t units = (p.numel + kSplitElems - 1) / kSplitElems;
   parallel_for_chunked(0, units, GRAIN_SIZE / kSplitElems, [&](int64_t b, int64_t e) {
-    run_range(p, loop, sb, sc, b * kSplitElems, std::min(p.numel, e * kSplitElems));
+    run_range(p, loop, sc, b * kSplitElems, std::min(p.numel, e * kSplitElems));
   });
+}
+
+// the streaming variant when the op moves more than g_stream_bytes and the unit has one
+Loop pick(Loop cached, Loop streaming, const Plan& p) {
+  if (streaming == nullptr || p.footprint() <= g_stream_bytes) return cached;
+  g_stream_calls.fetch_add(1, std::memory_order_relaxed);
+  return streaming;
 }
 
 // ---- arguments ----
@@ -222,7 +200,7 @@ Napi::Value PwOp(const Napi::CallbackInfo& info) {
   if (!typed(env, info[3], &sraw, &isz)) return (fail(env, "scalars must be a Float64Array"), env.Undefined());
   Plan p;
   if (!make_plan(info, info[2], 4, arity(op), p)) return env.Undefined();
-  run(p, loop, table().stream_op[op][dtype], reinterpret_cast<const double*>(sraw));
+  run(p, pick(loop, table().stream_op[op][dtype], p), reinterpret_cast<const double*>(sraw));
   return Napi::Boolean::New(env, true);
 }
 
@@ -237,7 +215,7 @@ Napi::Value PwCast(const Napi::CallbackInfo& info) {
   Plan p;
   if (!make_plan(info, info[2], 3, 2, p)) return env.Undefined();
   const double none = 0;
-  run(p, loop, from == to ? table().stream_copy[from] : nullptr, &none);
+  run(p, from == to ? pick(loop, table().stream_copy[from], p) : loop, &none);
   return Napi::Boolean::New(env, true);
 }
 

@@ -40,10 +40,6 @@ using SumRow = double (*)(const void* a, int64_t n);          // double accumula
 using SumCols = void (*)(const void* a, int64_t n, int64_t stride, int64_t m, double* acc);  // acc[j] += a[i*stride + j], j < m
 using MinMaxRow = void (*)(const void* a, int64_t n, double* out);  // out[0] = min, out[1] = max (NaN propagates)
 
-// dst[0, bytes) = src[0, bytes), dst written with streaming stores (whole aligned lines; the partial
-// lines at either end with ordinary ones)
-using StreamBytes = void (*)(char* dst, const char* src, int64_t bytes);
-
 struct Table {
   const char* name;
   Loop op[kNumOps][kNumDTypes];
@@ -56,7 +52,6 @@ struct Table {
   // cache (Pointwise.cc: kStreamBytes); null where an op has none
   Loop stream_op[kNumOps][kNumDTypes];
   Loop stream_copy[kNumDTypes];  // cast[t][t]
-  StreamBytes stream_bytes;      // memcpy with streaming stores (the other ops' output, through a buffer)
 };
 
 extern const Table kTableDefault;
