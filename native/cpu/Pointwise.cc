@@ -9,6 +9,7 @@
 #include "Pointwise.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 #include "Loops.h"
@@ -36,8 +37,31 @@ struct Plan {
   int64_t shape[kMaxDims];
   int64_t strides[kMaxOps][kMaxDims];  // bytes, innermost dim first
   char* base[kMaxOps];
+  int64_t itemsize[kMaxOps];
   int64_t numel = 1;
+  // bytes the op reads and writes (an operand broadcast over every dim counts for nothing)
+  int64_t footprint() const {
+    int64_t per = 0;
+    for (int k = 0; k < nops; ++k) {
+      bool moves = numel == 1;
+      for (int d = 0; d < ndim; ++d) moves = moves || (strides[k][d] != 0 && shape[d] > 1);
+      per += moves ? itemsize[k] : 0;
+    }
+    return per * numel;
+  }
 };
+
+// Streaming stores above this many bytes moved (the last-level cache of the machine this was tuned
+// on: AMD EPYC Zen 4, 32 MB L3; sysconf's figure in a VM is the host's). Below it the output stays in
+// the cache for the op that reads it next (add 1e6: 12 MB), above it nothing would stay anyway and a
+// cached store costs a read of each line it writes. pw_stream_threshold sets it (tests, benchmarks).
+int64_t g_stream_bytes = int64_t(32) << 20;
+std::atomic<int64_t> g_stream_calls{0};  // ops that took a streaming loop (pw_stream_threshold reports it: the tests)
+
+// The unit of the split: chunk boundaries at multiples of 64 elements, so that a contiguous operand
+// that starts on a 64-byte boundary has every chunk start on one (8 chunks of 1e6 floats put half of
+// them 32 bytes off a line, and every 64-byte vector access of those chunks across two lines).
+constexpr int64_t kSplitElems = 64;
 
 // TensorIterator::coalesce_dimensions on the given order (innermost = last dim): size-1 dims
 // dropped, a dim merged into the next inner one when every operand steps through both as one.
@@ -95,7 +119,17 @@ void run_range(const Plan& p, Loop loop, const double* sc, int64_t begin, int64_
 
 void run(const Plan& p, Loop loop, const double* sc) {
   if (p.numel == 0) return;
-  parallel_for_chunked(0, p.numel, GRAIN_SIZE, [&](int64_t b, int64_t e) { run_range(p, loop, sc, b, e); });
+  const int64_t units = (p.numel + kSplitElems - 1) / kSplitElems;
+  parallel_for_chunked(0, units, GRAIN_SIZE / kSplitElems, [&](int64_t b, int64_t e) {
+    run_range(p, loop, sc, b * kSplitElems, std::min(p.numel, e * kSplitElems));
+  });
+}
+
+// the streaming variant when the op moves more than g_stream_bytes and the unit has one
+Loop pick(Loop cached, Loop streaming, const Plan& p) {
+  if (streaming == nullptr || p.footprint() <= g_stream_bytes) return cached;
+  g_stream_calls.fetch_add(1, std::memory_order_relaxed);
+  return streaming;
 }
 
 // ---- arguments ----
@@ -140,6 +174,7 @@ bool make_plan(const Napi::CallbackInfo& info, napi_value meta, int first, int n
     int itemsize;
     if (!typed(env, info[first + k], &data, &itemsize)) return fail(env, "operands must be typed arrays");
     p.base[k] = data + static_cast<int64_t>(*q++) * itemsize;
+    p.itemsize[k] = itemsize;
     for (int d = 0; d < ndim; ++d) strides[k][d] = static_cast<int64_t>(*q++) * itemsize;
   }
   coalesce(p, ndim, shape, strides);
@@ -165,7 +200,7 @@ Napi::Value PwOp(const Napi::CallbackInfo& info) {
   if (!typed(env, info[3], &sraw, &isz)) return (fail(env, "scalars must be a Float64Array"), env.Undefined());
   Plan p;
   if (!make_plan(info, info[2], 4, arity(op), p)) return env.Undefined();
-  run(p, loop, reinterpret_cast<const double*>(sraw));
+  run(p, pick(loop, table().stream_op[op][dtype], p), reinterpret_cast<const double*>(sraw));
   return Napi::Boolean::New(env, true);
 }
 
@@ -180,8 +215,22 @@ Napi::Value PwCast(const Napi::CallbackInfo& info) {
   Plan p;
   if (!make_plan(info, info[2], 3, 2, p)) return env.Undefined();
   const double none = 0;
-  run(p, loop, &none);
+  run(p, from == to ? pick(loop, table().stream_copy[from], p) : loop, &none);
   return Napi::Boolean::New(env, true);
+}
+
+// pw_stream_threshold([bytes]) -> {threshold: the threshold before the call, calls: ops streamed so far}
+// (bytes >= 0 sets the threshold: an op moving more bytes than it streams its output)
+Napi::Value PwStreamThreshold(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object r = Napi::Object::New(env);
+  r.Set("threshold", static_cast<double>(g_stream_bytes));
+  r.Set("calls", static_cast<double>(g_stream_calls.load()));
+  if (info.Length() > 0 && info[0].IsNumber()) {
+    const double v = info[0].As<Napi::Number>().DoubleValue();
+    if (v >= 0) g_stream_bytes = static_cast<int64_t>(v);
+  }
+  return r;
 }
 
 }  // namespace
@@ -194,6 +243,7 @@ void InitReductions(Napi::Env env, Napi::Object exports);  // Reductions.cc
 void InitPointwise(Napi::Env env, Napi::Object exports) {
   exports.Set("pw_op", Napi::Function::New(env, pw::PwOp));
   exports.Set("pw_cast", Napi::Function::New(env, pw::PwCast));
+  exports.Set("pw_stream_threshold", Napi::Function::New(env, pw::PwStreamThreshold));
   InitReductions(env, exports);
 }
 

@@ -48,6 +48,10 @@ struct Table {
   SumRow sumsq[kNumDTypes];           // sum of squares in double (norm)
   SumCols sum_cols[kNumDTypes];
   MinMaxRow minmax[kNumDTypes];
+  // the same ops with streaming (non-temporal) stores on contiguous rows, for outputs larger than the
+  // cache (Pointwise.cc: kStreamBytes); null where an op has none
+  Loop stream_op[kNumOps][kNumDTypes];
+  Loop stream_copy[kNumDTypes];  // cast[t][t]
 };
 
 extern const Table kTableDefault;

@@ -43,6 +43,12 @@ export interface NativeAddon {
   pw_op(op: number, dtype: number, meta: Float64Array, scalars: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b?: ArrayBufferView, c?: ArrayBufferView): boolean;
   /** dst = static_cast<to>(src) elementwise (copy_). */
   pw_cast(from: number, to: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView): boolean;
+  /**
+   * Pointwise.cc's streaming-store threshold: ops moving more bytes than it write their output with
+   * non-temporal stores. Returns the threshold before the call and how many ops have streamed so far;
+   * bytes >= 0 sets it.
+   */
+  pw_stream_threshold(bytes?: number): { threshold: number; calls: number };
   /** native/cpu/Reductions.cc: sum/mean/var/std/max/min over the flagged dims (NativeReductions.ts). */
   pw_reduce(kind: number, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView | null, out2: ArrayBufferView | null, scalars: Float64Array): boolean;
   // native/cpu/Gemm.cc
