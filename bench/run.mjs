@@ -44,6 +44,9 @@ const timing = {
   maxCellMs: Number(opt("--max-cell-s", quick ? 10 : 60)) * 1000,
 };
 
+/** The sampling rules for one workload: a workload's warm_ms (training steps) replaces the default warm-up. */
+const cellTiming = (w) => (w.warm_ms ? { ...timing, warmMs: w.warm_ms } : timing);
+
 // ---- machine, BLAS
 const machine = describeMachine();
 const sysBlas = systemBlas();
@@ -99,7 +102,7 @@ const hasTorch = sides.has("pytorch") && workloads.some((w) => w.params) && spaw
 if (sides.has("pytorch") && workloads.some((w) => w.params) && !hasTorch) log(`PyTorch side skipped: ${PY} cannot import torch (Debian: apt-get install python3-torch)`);
 if (hasTorch) {
   log(`PyTorch (${PY}, ${threads} threads)`);
-  const spec = { threads, timing, workloads: workloads.filter((w) => w.params).map(({ key, kind, params }) => ({ id: key, kind, params })) };
+  const spec = { threads, timing, workloads: workloads.filter((w) => w.params).map(({ key, kind, params, warm_ms }) => ({ id: key, kind, params, warm_ms })) };
   const env = { ...process.env, OMP_NUM_THREADS: String(threads), OPENBLAS_NUM_THREADS: String(threads) };
   const r = spawnSync(PY, [join(here, "torch_side.py")], { input: JSON.stringify(spec), encoding: "utf8", env, stdio: ["pipe", "pipe", "inherit"], maxBuffer: 1 << 26 });
   if (r.status !== 0) log(`PyTorch side failed (exit ${r.status})`);
@@ -123,7 +126,7 @@ for (const w of workloads) {
     record(side, w, () => {
       torch.manual_seed(0);
       const fn = build(torch, w.params);
-      try { return timeIt(fn, timing); } finally { fn.teardown?.(); }
+      try { return timeIt(fn, cellTiming(w)); } finally { fn.teardown?.(); }
     });
   }
   set_cpu_capability(null);
@@ -154,7 +157,7 @@ if (workloads.length && (sides.has("wasm") || sides.has("cpu"))) {
         try {
           const fn = build(tf, w.params);
           if (!fn) return null;
-          return timeIt(() => tf.tidy(() => { fn(); }), timing);
+          return timeIt(() => tf.tidy(() => { fn(); }), cellTiming(w));
         } finally {
           tf.engine().endScope();
           tf.disposeVariables();

@@ -40,6 +40,7 @@ def time_it(fn, budget_ms=1000.0, min_samples=5, max_cell_ms=60000.0, warm_ms=20
             if now() - t0 >= 1 or batch >= 1 << 20:
                 break
             batch *= 2
+    if typical * batch < max_cell_ms / 8:
         warm_start = now()
         while now() - warm_start < warm_ms:
             for _ in range(batch):
@@ -172,7 +173,7 @@ for w in spec["workloads"]:
     try:
         torch.manual_seed(0)
         fn = BUILDERS[w["kind"]](w["params"])
-        results[w["id"]] = time_it(fn, timing.get("budgetMs", 1000), timing.get("minSamples", 5), timing.get("maxCellMs", 60000))
+        results[w["id"]] = time_it(fn, timing.get("budgetMs", 1000), timing.get("minSamples", 5), timing.get("maxCellMs", 60000), w.get("warm_ms") or timing.get("warmMs", 200))
     except Exception as e:  # a workload PyTorch cannot run is reported, not fatal
         results[w["id"]] = {"error": f"{type(e).__name__}: {e}"}
         traceback.print_exc(file=sys.stderr)

@@ -173,8 +173,8 @@ export function kernelWorkloads(quick) {
   list.push(conv([nb, 64, 56, 56], [64, 64, 3, 3], 1, 1), conv([nb, 3, 224, 224], [64, 3, 7, 7], 2, 3));
   list.push({ id: "add 1-element (per-op overhead)", kind: "overhead", params: { requires_grad: false }, goal: "overhead" });
   list.push({ id: "add 1-element, requires_grad inputs", kind: "overhead", params: { requires_grad: true }, goal: "overhead" });
-  list.push({ id: `MLP train step 784-256-10 b${MLP.batch} SGD`, kind: "mlp", params: MLP, goal: true });
+  list.push({ id: `MLP train step 784-256-10 b${MLP.batch} SGD`, kind: "mlp", params: MLP, goal: true, warm_ms: quick ? 500 : 4000 });
   const tr = quick ? { ...TRANSFORMER, batch: 2 } : TRANSFORMER;
-  list.push({ id: `Transformer encoder layer fwd+bwd b${tr.batch} s${tr.seq} d${tr.d_model}`, kind: "transformer", params: tr, goal: true });
+  list.push({ id: `Transformer encoder layer fwd+bwd b${tr.batch} s${tr.seq} d${tr.d_model}`, kind: "transformer", params: tr, goal: true, warm_ms: quick ? 500 : 4000 });
   return list.map((w) => ({ group: "kernels", ...w }));
 }
