@@ -22,6 +22,7 @@
 // that operand's typed array, as Pointwise.cc takes it. Every function returns false for what it does
 // not cover and the TypeScript kernel runs. Work is split over the intra-op pool (parallel_for, GRAIN_SIZE).
 #include "Ops2.h"
+#include "Coalesce.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,33 +52,6 @@ struct Plan {
   char* base[kMaxOps];
   int64_t numel = 1;
 };
-
-// TensorIterator::coalesce_dimensions: size-1 dims dropped, a dim merged into the next inner one
-// when every operand steps through both as one.
-void coalesce(Plan& p, int ndim, const int64_t* shape, const int64_t (*strides)[kMaxDims]) {
-  for (int d = ndim - 1; d >= 0; --d) {
-    const int64_t s = shape[d];
-    p.numel *= s;
-    if (s == 1) continue;
-    if (p.ndim > 0) {
-      const int i = p.ndim - 1;
-      bool merge = true;
-      for (int k = 0; k < p.nops; ++k) merge = merge && strides[k][d] == p.strides[k][i] * p.shape[i];
-      if (merge) {
-        p.shape[i] *= s;
-        continue;
-      }
-    }
-    p.shape[p.ndim] = s;
-    for (int k = 0; k < p.nops; ++k) p.strides[k][p.ndim] = strides[k][d];
-    ++p.ndim;
-  }
-  if (p.ndim == 0) {
-    p.ndim = 1;
-    p.shape[0] = p.numel;
-    for (int k = 0; k < p.nops; ++k) p.strides[k][0] = 0;
-  }
-}
 
 // row(ptrs, inner byte strides, n) over [begin, end) of the plan's linear index, row by row.
 template <typename Row>

@@ -7,6 +7,7 @@
 // meta = [ndim, shape..., then per operand: offset, strides...] in elements of that operand's dtype;
 // element sizes come from the typed arrays themselves.
 #include "Pointwise.h"
+#include "Coalesce.h"
 
 #include <algorithm>
 #include <atomic>
@@ -62,33 +63,6 @@ std::atomic<int64_t> g_stream_calls{0};  // ops that took a streaming loop (pw_s
 // that starts on a 64-byte boundary has every chunk start on one (8 chunks of 1e6 floats put half of
 // them 32 bytes off a line, and every 64-byte vector access of those chunks across two lines).
 constexpr int64_t kSplitElems = 64;
-
-// TensorIterator::coalesce_dimensions on the given order (innermost = last dim): size-1 dims
-// dropped, a dim merged into the next inner one when every operand steps through both as one.
-void coalesce(Plan& p, int ndim, const int64_t* shape, const int64_t (*strides)[kMaxDims]) {
-  for (int d = ndim - 1; d >= 0; --d) {
-    const int64_t s = shape[d];
-    p.numel *= s;
-    if (s == 1) continue;
-    if (p.ndim > 0) {
-      const int i = p.ndim - 1;
-      bool merge = true;
-      for (int k = 0; k < p.nops; ++k) merge = merge && strides[k][d] == p.strides[k][i] * p.shape[i];
-      if (merge) {
-        p.shape[i] *= s;
-        continue;
-      }
-    }
-    p.shape[p.ndim] = s;
-    for (int k = 0; k < p.nops; ++k) p.strides[k][p.ndim] = strides[k][d];
-    ++p.ndim;
-  }
-  if (p.ndim == 0) {
-    p.ndim = 1;
-    p.shape[0] = p.numel;
-    for (int k = 0; k < p.nops; ++k) p.strides[k][0] = 0;
-  }
-}
 
 // Runs loop over [begin, end) of the plan's linear index, row by row.
 void run_range(const Plan& p, Loop loop, const double* sc, int64_t begin, int64_t end) {
@@ -235,8 +209,6 @@ Napi::Value PwStreamThreshold(const Napi::CallbackInfo& info) {
 
 }  // namespace
 }  // namespace pw
-
-
 
 void InitReductions(Napi::Env env, Napi::Object exports);  // Reductions.cc
 
