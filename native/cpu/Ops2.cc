@@ -316,54 +316,11 @@ void cum_run(const CumPlan& c, const In* in, Out* out) {
 }
 
 // Integer scans accumulate in int64 with two's-complement wrap (BigInt.asIntN(64) in the TS kernel):
-// uint64_t arithmetic is that wrap without signed overflow.
+// cum_run in uint64_t is that wrap without signed overflow (an int converts to uint64_t modulo 2^64, as
+// through int64_t, and the int64_t result is the same bits).
 template <typename In, bool kSum>
 void cum_int(const CumPlan& c, const In* in, int64_t* out) {
-  const int nd = c.nother;
-  const int64_t isz = nd > 0 ? c.osize[nd - 1] : 1;
-  const int64_t is_in = nd > 0 ? c.ostride_in[nd - 1] : 0, is_out = nd > 0 ? c.ostride_out[nd - 1] : 0;
-  const int64_t block = (c.sd_in == 1 || c.len == 1) ? 1 : kLaneBlock;
-  const int64_t nblocks = (isz + block - 1) / block;
-  int64_t outer = 1;
-  for (int d = 0; d < nd - 1; ++d) outer *= c.osize[d];
-  const int64_t items = outer * nblocks;
-  const int64_t per_item = std::max<int64_t>(1, c.len * std::min(block, isz));
-  parallel_for(0, items, std::max<int64_t>(1, GRAIN_SIZE / per_item), [&](int64_t b, int64_t e) {
-    uint64_t acc[kLaneBlock];
-    for (int64_t it = b; it < e; ++it) {
-      int64_t o = it / nblocks;
-      const int64_t j0 = (it % nblocks) * block;
-      const int64_t w = std::min(block, isz - j0);
-      int64_t off_in = j0 * is_in, off_out = j0 * is_out;
-      for (int d = nd - 2; d >= 0; --d) {
-        const int64_t k = o % c.osize[d];
-        o /= c.osize[d];
-        off_in += k * c.ostride_in[d];
-        off_out += k * c.ostride_out[d];
-      }
-      const In* x = in + off_in;
-      int64_t* y = out + off_out;
-      if (block == 1) {
-        uint64_t a = kSum ? 0 : 1;
-        for (int64_t k = 0; k < c.len; ++k) {
-          const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(x[k * c.sd_in]));
-          a = kSum ? a + v : a * v;
-          y[k * c.sd_out] = static_cast<int64_t>(a);
-        }
-        continue;
-      }
-      for (int64_t j = 0; j < w; ++j) acc[j] = kSum ? 0 : 1;
-      for (int64_t k = 0; k < c.len; ++k) {
-        const In* xr = x + k * c.sd_in;
-        int64_t* yr = y + k * c.sd_out;
-        for (int64_t j = 0; j < w; ++j) {
-          const uint64_t v = static_cast<uint64_t>(static_cast<int64_t>(xr[j * is_in]));
-          acc[j] = kSum ? acc[j] + v : acc[j] * v;
-          yr[j * is_out] = static_cast<int64_t>(acc[j]);
-        }
-      }
-    }
-  });
+  cum_run<In, int64_t, uint64_t, kSum>(c, in, out);
 }
 
 template <bool kSum>
