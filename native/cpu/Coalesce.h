@@ -1,8 +1,11 @@
-// TensorIterator::coalesce_dimensions for the native pointwise drivers (Pointwise.cc, Ops2.cc): one
-// definition for every driver whose plan has ndim, nops, shape, strides (bytes, innermost first), numel.
+// The plan walk of the native pointwise drivers (Pointwise.cc, Ops2.cc): TensorIterator's
+// coalesce_dimensions and its row-by-row loop, one definition for every driver whose plan has ndim, nops,
+// shape, strides (bytes, innermost first), base pointers and numel.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "Loops.h"
 
@@ -33,6 +36,35 @@ void coalesce(Plan& p, int ndim, const int64_t* shape, const int64_t (*strides)[
     p.ndim = 1;
     p.shape[0] = p.numel;
     for (int k = 0; k < p.nops; ++k) p.strides[k][0] = 0;
+  }
+}
+
+// row(ptrs, inner byte strides, n) over [begin, end) of the plan's linear index, row by row.
+template <class Plan, typename Row>
+void run_range(const Plan& p, const Row& row, int64_t begin, int64_t end) {
+  constexpr int kOps = static_cast<int>(std::extent<decltype(p.base)>::value);
+  int64_t idx[kMaxDims];
+  char* ptr[kOps];
+  int64_t rem = begin;
+  for (int k = 0; k < p.nops; ++k) ptr[k] = p.base[k];
+  for (int d = 0; d < p.ndim; ++d) {
+    idx[d] = rem % p.shape[d];
+    rem /= p.shape[d];
+    for (int k = 0; k < p.nops; ++k) ptr[k] += idx[d] * p.strides[k][d];
+  }
+  int64_t inner[kOps];
+  for (int k = 0; k < p.nops; ++k) inner[k] = p.strides[k][0];
+  for (int64_t i = begin; i < end;) {
+    const int64_t n = std::min(p.shape[0] - idx[0], end - i);
+    row(ptr, inner, n);
+    i += n;
+    for (int k = 0; k < p.nops; ++k) ptr[k] += n * p.strides[k][0];
+    idx[0] += n;
+    for (int d = 0; d < p.ndim - 1 && idx[d] == p.shape[d]; ++d) {
+      for (int k = 0; k < p.nops; ++k) ptr[k] += p.strides[k][d + 1] - p.shape[d] * p.strides[k][d];
+      idx[d] = 0;
+      ++idx[d + 1];
+    }
   }
 }
 

@@ -53,34 +53,6 @@ struct Plan {
   int64_t numel = 1;
 };
 
-// row(ptrs, inner byte strides, n) over [begin, end) of the plan's linear index, row by row.
-template <typename Row>
-void run_range(const Plan& p, const Row& row, int64_t begin, int64_t end) {
-  int64_t idx[kMaxDims];
-  char* ptr[kMaxOps];
-  int64_t rem = begin;
-  for (int k = 0; k < p.nops; ++k) ptr[k] = p.base[k];
-  for (int d = 0; d < p.ndim; ++d) {
-    idx[d] = rem % p.shape[d];
-    rem /= p.shape[d];
-    for (int k = 0; k < p.nops; ++k) ptr[k] += idx[d] * p.strides[k][d];
-  }
-  int64_t inner[kMaxOps];
-  for (int k = 0; k < p.nops; ++k) inner[k] = p.strides[k][0];
-  for (int64_t i = begin; i < end;) {
-    const int64_t n = std::min(p.shape[0] - idx[0], end - i);
-    row(ptr, inner, n);
-    i += n;
-    for (int k = 0; k < p.nops; ++k) ptr[k] += n * p.strides[k][0];
-    idx[0] += n;
-    for (int d = 0; d < p.ndim - 1 && idx[d] == p.shape[d]; ++d) {
-      for (int k = 0; k < p.nops; ++k) ptr[k] += p.strides[k][d + 1] - p.shape[d] * p.strides[k][d];
-      idx[d] = 0;
-      ++idx[d + 1];
-    }
-  }
-}
-
 template <typename Row>
 void run(const Plan& p, const Row& row) {
   if (p.numel == 0) return;

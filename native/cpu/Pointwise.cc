@@ -64,38 +64,11 @@ std::atomic<int64_t> g_stream_calls{0};  // ops that took a streaming loop (pw_s
 // them 32 bytes off a line, and every 64-byte vector access of those chunks across two lines).
 constexpr int64_t kSplitElems = 64;
 
-// Runs loop over [begin, end) of the plan's linear index, row by row.
-void run_range(const Plan& p, Loop loop, const double* sc, int64_t begin, int64_t end) {
-  int64_t idx[kMaxDims];
-  char* ptr[kMaxOps];
-  int64_t rem = begin;
-  for (int k = 0; k < p.nops; ++k) ptr[k] = p.base[k];
-  for (int d = 0; d < p.ndim; ++d) {
-    idx[d] = rem % p.shape[d];
-    rem /= p.shape[d];
-    for (int k = 0; k < p.nops; ++k) ptr[k] += idx[d] * p.strides[k][d];
-  }
-  int64_t inner[kMaxOps];
-  for (int k = 0; k < p.nops; ++k) inner[k] = p.strides[k][0];
-  for (int64_t i = begin; i < end;) {
-    const int64_t n = std::min(p.shape[0] - idx[0], end - i);
-    loop(ptr, inner, n, sc);
-    i += n;
-    for (int k = 0; k < p.nops; ++k) ptr[k] += n * p.strides[k][0];
-    idx[0] += n;
-    for (int d = 0; d < p.ndim - 1 && idx[d] == p.shape[d]; ++d) {
-      for (int k = 0; k < p.nops; ++k) ptr[k] += p.strides[k][d + 1] - p.shape[d] * p.strides[k][d];
-      idx[d] = 0;
-      ++idx[d + 1];
-    }
-  }
-}
-
 void run(const Plan& p, Loop loop, const double* sc) {
   if (p.numel == 0) return;
   const int64_t units = (p.numel + kSplitElems - 1) / kSplitElems;
   parallel_for_chunked(0, units, GRAIN_SIZE / kSplitElems, [&](int64_t b, int64_t e) {
-    run_range(p, loop, sc, b * kSplitElems, std::min(p.numel, e * kSplitElems));
+    run_range(p, [&](char** ptr, const int64_t* inner, int64_t n) { loop(ptr, inner, n, sc); }, b * kSplitElems, std::min(p.numel, e * kSplitElems));
   });
 }
 
