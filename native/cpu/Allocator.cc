@@ -43,6 +43,7 @@
 #include <iterator>
 #include <mutex>
 #include <string>
+#include <sys/mman.h>
 #include <unordered_map>
 #include <vector>
 
@@ -53,10 +54,35 @@ constexpr size_t kAlignment = 64;                 // c10's gAlignment
 constexpr size_t kCacheLimit = size_t(256) << 20;  // bytes kept for reuse, at most
 
 struct Block {
-  void* raw;     // what calloc returned
-  void* data;    // raw rounded up to kAlignment
-  size_t bytes;  // the caller's size (the cache key)
+  void* raw;      // what calloc or mmap returned
+  void* data;     // raw rounded up to kAlignment (kHugePage for mapped blocks)
+  size_t bytes;   // the caller's size (the cache key)
+  size_t mapped;  // the mapping's length for an mmap'd block, 0 for a malloc'd one
 };
+
+// Blocks of 2 MiB and more are their own mapping, 2 MiB aligned and advised as transparent huge pages
+// (THP is "madvise" on Debian). A streaming kernel then crosses a page boundary every 2 MiB instead
+// of every 4 KiB: the hardware prefetchers, which stop at page boundaries, keep running, and the TLB
+// covers the tensor (measured here: a 2-thread sum over 160 MB read 55 GB/s instead of 40). A fresh
+// block also costs one page fault per 2 MiB rather than 512. The mapping's pages are zero already.
+constexpr size_t kHugePage = size_t(2) << 20;
+
+bool map_block(size_t bytes, void** raw, void** data, size_t* mapped) {
+  const size_t len = (bytes + kHugePage - 1) / kHugePage * kHugePage + kHugePage;  // room to align
+  void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return false;
+  const uintptr_t aligned = (reinterpret_cast<uintptr_t>(p) + kHugePage - 1) & ~static_cast<uintptr_t>(kHugePage - 1);
+  madvise(reinterpret_cast<void*>(aligned), (bytes + kHugePage - 1) / kHugePage * kHugePage, MADV_HUGEPAGE);  // advice only
+  *raw = p;
+  *data = reinterpret_cast<void*>(aligned);
+  *mapped = len;
+  return true;
+}
+
+void free_memory(Block* b) {
+  if (b->mapped) munmap(b->raw, b->mapped);
+  else std::free(b->raw);
+}
 
 std::mutex g_mutex;  // the cache and the counters: the deleter may run on a V8 background thread
 std::unordered_map<size_t, std::vector<Block*>> g_cache;
@@ -98,7 +124,7 @@ void release_block(Block* b) {
           Block* old = it->second.back();
           it->second.pop_back();
           g_cached_bytes -= old->bytes;
-          std::free(old->raw);
+          free_memory(old);
           delete old;
         }
       }
@@ -110,14 +136,14 @@ void release_block(Block* b) {
     g_cached_bytes += b->bytes;
     return;
   }
-  std::free(b->raw);
+  free_memory(b);
   delete b;
 }
 
 // BackingStore deleter: runs when the last reference to the memory goes (detach, or garbage collection).
 void delete_block(void*, size_t, void* deleter_data) { release_block(static_cast<Block*>(deleter_data)); }
 
-// A block, zeroed when asked: from the cache (memset), or calloc's (fresh pages are zero already).
+// A block, zeroed when asked: from the cache (memset), or calloc's or mmap's (fresh pages are zero already).
 Block* take_block(size_t bytes, bool zero) {
   {
     std::lock_guard<std::mutex> lock(g_mutex);
@@ -135,15 +161,22 @@ Block* take_block(size_t bytes, bool zero) {
       return b;
     }
   }
-  void* raw = zero ? std::calloc(bytes + kAlignment, 1) : std::malloc(bytes + kAlignment);
-  if (raw == nullptr) return nullptr;
-  void* data = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(raw) + kAlignment - 1) & ~static_cast<uintptr_t>(kAlignment - 1));
+  void* raw;
+  void* data;
+  size_t mapped = 0;
+  if (bytes >= kHugePage) {
+    if (!map_block(bytes, &raw, &data, &mapped)) return nullptr;
+  } else {
+    raw = zero ? std::calloc(bytes + kAlignment, 1) : std::malloc(bytes + kAlignment);
+    if (raw == nullptr) return nullptr;
+    data = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(raw) + kAlignment - 1) & ~static_cast<uintptr_t>(kAlignment - 1));
+  }
   if (!zero && g_poison) std::memset(data, 0xff, bytes);
   std::lock_guard<std::mutex> lock(g_mutex);
   g_live_bytes += static_cast<int64_t>(bytes);
   ++g_live_count;
   if (g_live_bytes > g_peak_live_bytes) g_peak_live_bytes = g_live_bytes;
-  return new Block{raw, data, bytes};
+  return new Block{raw, data, bytes, mapped};
 }
 
 inline v8::Local<v8::Value> to_v8(napi_value v) {
@@ -242,12 +275,12 @@ Napi::Value Stats(const Napi::CallbackInfo& info) {
   return a;
 }
 
-// empty_cache(): gives the cached blocks back to the C library (torch.cuda.empty_cache's role).
+// empty_cache(): gives the cached blocks back to the C library and the kernel (torch.cuda.empty_cache's role).
 Napi::Value EmptyCache(const Napi::CallbackInfo& info) {
   std::lock_guard<std::mutex> lock(g_mutex);
   for (auto& kv : g_cache)
     for (Block* b : kv.second) {
-      std::free(b->raw);
+      free_memory(b);
       delete b;
     }
   g_cache.clear();
