@@ -34,13 +34,18 @@ export const gtKinds = {
     if (out) return () => t[op](a, { out: o });
     return free === "gc" ? () => t[op](a) : () => { t[op](a).dispose(); };
   },
-  sum: (t, { n }) => { const a = t.rand(n); return () => t.sum(a); },
-  softmax: (t, { shape, log }) => { const x = t.rand(...shape); return log ? () => t.log_softmax(x, -1) : () => t.softmax(x, -1); },
+  sum: (t, { n }) => { const a = t.rand(n); return () => { t.sum(a).dispose(); }; },
+  softmax: (t, { shape, log }) => {
+    const x = t.rand(...shape);
+    return log ? () => { t.log_softmax(x, -1).dispose(); } : () => { t.softmax(x, -1).dispose(); };
+  },
   copy: (t, { n }) => { const x = t.empty(n), y = t.rand(n); return () => x.copy_(y); },
   conv2d: (t, { input, weight, stride, padding }) => {
     const x = t.rand(...input), w = t.rand(...weight);
-    return () => t.nn.functional.conv2d(x, w, null, stride, padding);
+    return () => { t.nn.functional.conv2d(x, w, null, stride, padding).dispose(); };
   },
+  // a 1-element result is left to the garbage collector (a young-generation object with no native
+  // block: the normal way to use Glasstorch at this size, as a 1-element tensor is PyTorch's)
   overhead: (t, { requires_grad }) => {
     const a = t.ones(1, { requires_grad }), b = t.ones(1, { requires_grad });
     return () => t.add(a, b);
