@@ -9,18 +9,15 @@
 #include <cstring>
 
 #include "ThreadPool.h"
+#include "pointwise_kernels.h"
 
 namespace glasstorch {
 namespace {
 
-template <typename T>
-void fill_typed(char* dst, int64_t numel, const uint8_t* pattern) {
-  T v;
-  std::memcpy(&v, pattern, sizeof(T));
-  parallel_for(0, numel, GRAIN_SIZE, [&](int64_t b, int64_t e) {
-    T* p = reinterpret_cast<T*>(dst) + b;
-    for (int64_t i = 0; i < e - b; ++i) p[i] = v;
-  });
+// the other patterns: the capability's vector fill (pointwise_kernels.inc) on each chunk
+void fill_pattern(char* dst, int64_t numel, const uint8_t* pattern, int itemsize) {
+  const auto fill = pw::table().fill;
+  parallel_for(0, numel, GRAIN_SIZE, [&](int64_t b, int64_t e) { fill(dst + b * itemsize, e - b, pattern, itemsize); });
 }
 
 // fill_bytes(view, offset, numel, pattern) -> bool: elements [offset, offset + numel) of the typed
@@ -48,12 +45,7 @@ Napi::Value FillBytes(const Napi::CallbackInfo& info) {
     // chunks of GRAIN_SIZE elements' worth of bytes, as the typed fill splits them
     parallel_for(0, bytes, GRAIN_SIZE * static_cast<int64_t>(itemsize), [&](int64_t b, int64_t e) { std::memset(dst + b, byte, static_cast<size_t>(e - b)); });
   } else {
-    switch (itemsize) {
-      case 2: fill_typed<uint16_t>(dst, n, pattern); break;
-      case 4: fill_typed<uint32_t>(dst, n, pattern); break;
-      case 8: fill_typed<uint64_t>(dst, n, pattern); break;
-      default: break;  // itemsize 1 is always uniform
-    }
+    fill_pattern(dst, n, pattern, static_cast<int>(itemsize));  // (itemsize 1 is always uniform)
   }
   return Napi::Boolean::New(env, true);
 }

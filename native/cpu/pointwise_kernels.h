@@ -52,6 +52,8 @@ struct Table {
   // cache (Pointwise.cc: kStreamBytes); null where an op has none
   Loop stream_op[kNumOps][kNumDTypes];
   Loop stream_copy[kNumDTypes];  // cast[t][t]
+  // n elements of itemsize (1, 2, 4 or 8) bytes at dst become the pattern's bytes (fill_, Fill.cc)
+  void (*fill)(char* dst, int64_t n, const uint8_t* pattern, int itemsize);
 };
 
 extern const Table kTableDefault;
