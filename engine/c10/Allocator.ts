@@ -3,6 +3,8 @@
 
 import { RuntimeError } from "./Errors.js";
 import type { DeviceType } from "./Device.js";
+import { makeHeapView, type TypedView } from "./ElementAccess.js";
+import type { dtype } from "./ScalarType.js";
 
 export interface DataPtr {
   /** The bytes; null for meta tensors, which have no data. */
@@ -11,6 +13,25 @@ export interface DataPtr {
   address: number;
   /** True when the allocator hands out zeroed memory (new ArrayBuffers are), so zeros() need not fill. */
   zeroed?: boolean;
+  /**
+   * A small storage's memory as a typed array of its dtype that owns it, kept on V8's heap (buffer is
+   * null until someone asks Storage.buffer() for the bytes: smallHeapDataPtr).
+   */
+  heap?: TypedView;
+}
+
+/** Storages of up to this many bytes (V8's typed_array_max_size_in_heap) may live on the JavaScript heap. */
+export const HEAP_STORAGE_MAX_BYTES = 64;
+
+/**
+ * A CPU allocation of at most HEAP_STORAGE_MAX_BYTES for a tensor of `dt`: a zeroed typed array of dt
+ * on V8's heap, no ArrayBuffer (the 1-element results of scalar arithmetic are most of the
+ * allocations of a small model's step). null where that does not apply.
+ */
+export function smallHeapDataPtr(nbytes: number, dt: dtype | undefined, address: number): DataPtr | null {
+  if (dt === undefined || nbytes > HEAP_STORAGE_MAX_BYTES || nbytes % dt.itemsize !== 0) return null;
+  const heap = makeHeapView(dt.scalarType, nbytes / dt.itemsize);
+  return heap === null ? null : { buffer: null, address, zeroed: true, heap };
 }
 
 export interface Allocator {
@@ -19,7 +40,7 @@ export interface Allocator {
    * output), so the allocator may hand out a reused block without clearing it, as c10's never clears.
    * The DataPtr's `zeroed` says what the caller got.
    */
-  allocate(nbytes: number, uninitialized?: boolean): DataPtr;
+  allocate(nbytes: number, uninitialized?: boolean, dt?: dtype): DataPtr;
   /**
    * Gives the memory back now, not at the next garbage collection (Storage.release, when the engine
    * holds the last reference). The buffer is detached where the runtime allows it, so a stale view
@@ -34,10 +55,10 @@ const alignment = 64; // c10's gAlignment
 let nextAddress = 0x7f0000000000 / 1024; // looks like a heap pointer, stays a safe integer
 
 class CPUAllocator implements Allocator {
-  allocate(nbytes: number): DataPtr {
+  allocate(nbytes: number, _uninitialized?: boolean, dt?: dtype): DataPtr {
     const address = nextAddress;
     nextAddress += Math.ceil(Math.max(nbytes, 1) / alignment) * alignment;
-    return { buffer: new ArrayBuffer(nbytes), address, zeroed: true };
+    return smallHeapDataPtr(nbytes, dt, address) ?? { buffer: new ArrayBuffer(nbytes), address, zeroed: true };
   }
 }
 

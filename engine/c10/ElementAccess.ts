@@ -11,13 +11,36 @@ export type TypedView =
 
 /** The storage's bytes seen as an array of `dt` elements (float16/bfloat16 as their uint16 bits). */
 export function typedView(storage: Storage, dt: dtype): TypedView {
-  // one cached view per storage (the common case: a storage read as one dtype); rebuilt if read otherwise
+  // one cached view per storage (the common case: a storage read as one dtype); rebuilt if read
+  // otherwise. Storage drops the cache whenever its memory changes (resize, release).
   const cached = storage.viewCache;
-  if (cached !== null && cached.type === dt.scalarType && cached.view.buffer === storage.buffer()) return cached.view;
+  if (cached !== null && cached.type === dt.scalarType) return cached.view;
   const buffer = storage.buffer();
   const view = makeView(buffer, dt.scalarType, Math.floor(buffer.byteLength / dt.itemsize));
   storage.viewCache = { type: dt.scalarType, view };
   return view;
+}
+
+/**
+ * A typed array of n elements of `t` that owns its memory (`new Float32Array(n)`): V8 keeps one of up
+ * to 64 bytes inside the object itself, on the JavaScript heap, with no separately allocated backing
+ * store (an `ArrayBuffer` is always a malloc'd block, registered, and swept: ~300 ns of a 1-element
+ * op's ~1.3 µs). Reading `.buffer` moves it off the heap, as an ArrayBuffer.
+ */
+export function makeHeapView(t: ScalarType, n: number): TypedView | null {
+  switch (t) {
+    case ScalarType.Float: return new Float32Array(n);
+    case ScalarType.Double: return new Float64Array(n);
+    case ScalarType.Half:
+    case ScalarType.BFloat16: return new Uint16Array(n);
+    case ScalarType.Char: return new Int8Array(n);
+    case ScalarType.Byte:
+    case ScalarType.Bool: return new Uint8Array(n);
+    case ScalarType.Short: return new Int16Array(n);
+    case ScalarType.Int: return new Int32Array(n);
+    case ScalarType.Long: return new BigInt64Array(n);
+    default: return null;
+  }
 }
 
 function makeView(buffer: ArrayBuffer, t: ScalarType, n: number): TypedView {

@@ -5,6 +5,7 @@ import type { Allocator, DataPtr } from "./Allocator.js";
 import type { device } from "./Device.js";
 import { RuntimeError } from "./Errors.js";
 import type { TypedView } from "./ElementAccess.js";
+import type { dtype } from "./ScalarType.js";
 
 /** Storages made so far: each Storage's serial number (the autograd engine's "born during this backward"). */
 let storagesAllocated = 0;
@@ -53,9 +54,13 @@ export class Storage {
     readonly device: device,
     readonly resizable = true,
     uninitialized = false,
+    /** the dtype the storage is made for: a small one may then live on V8's heap as that typed array */
+    dt?: dtype,
   ) {
     this.nbytes_ = nbytes;
-    this.dataPtr_ = allocator.allocate(nbytes, uninitialized);
+    this.dataPtr_ = allocator.allocate(nbytes, uninitialized, dt);
+    const heap = this.dataPtr_.heap;
+    if (heap !== undefined && dt !== undefined) this.viewCache = { type: dt.scalarType, view: heap };
     this.serial = ++storagesAllocated;
     if (birthScope !== null) birthScope.push(this);
   }
@@ -68,13 +73,16 @@ export class Storage {
   buffer(): ArrayBuffer {
     const b = this.dataPtr_.buffer;
     if (this.released_) throw new RuntimeError(STORAGE_RELEASED);
-    if (b === null) throw new RuntimeError(`Cannot access data pointer of Tensor that doesn't have storage`);
-    return b;
+    if (b !== null) return b;
+    // a heap storage's bytes: V8 moves them into an ArrayBuffer, which the typed array then uses too
+    const heap = this.dataPtr_.heap;
+    if (heap !== undefined) return (this.dataPtr_.buffer = heap.buffer as ArrayBuffer);
+    throw new RuntimeError(`Cannot access data pointer of Tensor that doesn't have storage`);
   }
 
   hasData(): boolean {
     // a released storage had data: kernels must reach buffer() and throw, not take it for meta
-    return this.dataPtr_.buffer !== null || this.released_;
+    return this.dataPtr_.buffer !== null || this.dataPtr_.heap !== undefined || this.released_;
   }
 
   /**
@@ -84,7 +92,7 @@ export class Storage {
    * Returns false when there was nothing to free (meta, or already released).
    */
   release(): boolean {
-    if (this.released_ || this.dataPtr_.buffer === null) return false;
+    if (this.released_ || !this.hasData()) return false;
     const dataPtr = this.dataPtr_;
     this.released_ = true;
     this.viewCache = null;
@@ -114,11 +122,12 @@ export class Storage {
     if (!this.resizable) throw new RuntimeError("Trying to resize storage that is not resizable");
     if (nbytes === this.nbytes_) return;
     const fresh = this.allocator.allocate(nbytes);
-    if (fresh.buffer && this.dataPtr_.buffer) {
+    if (fresh.buffer && this.hasData()) {
       const n = Math.min(nbytes, this.nbytes_);
-      new Uint8Array(fresh.buffer).set(new Uint8Array(this.dataPtr_.buffer, 0, n));
+      new Uint8Array(fresh.buffer).set(new Uint8Array(this.buffer(), 0, n));
     }
     this.dataPtr_ = fresh;
+    this.viewCache = null; // views of the old memory
     this.nbytes_ = nbytes;
   }
 }

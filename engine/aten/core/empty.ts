@@ -15,13 +15,13 @@ import { Tensor } from "./Tensor.js";
 // allocate and then accumulate (+=) rely on the default.
 export function empty_impl(sizes: readonly number[], dt: dtype, dev: device, uninitialized = false): TensorImpl {
   checkSizeNonnegative(sizes);
-  const storage = new Storage(computeNumel(sizes) * dt.itemsize, GetAllocator(dev.type), dev, true, uninitialized);
+  const storage = new Storage(computeNumel(sizes) * dt.itemsize, GetAllocator(dev.type), dev, true, uninitialized, dt);
   return new TensorImpl(storage, dt, sizes);
 }
 
 export function empty_strided_impl(sizes: readonly number[], strides: readonly number[], dt: dtype, dev: device, uninitialized = false): TensorImpl {
   checkSizeNonnegative(sizes);
-  const storage = new Storage(computeStorageNumelNeeded(sizes, strides, 0) * dt.itemsize, GetAllocator(dev.type), dev, true, uninitialized);
+  const storage = new Storage(computeStorageNumelNeeded(sizes, strides, 0) * dt.itemsize, GetAllocator(dev.type), dev, true, uninitialized, dt);
   return new TensorImpl(storage, dt, sizes, strides);
 }
 

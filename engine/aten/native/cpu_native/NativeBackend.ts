@@ -16,7 +16,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
 import { RuntimeError } from "../../../c10/Errors.js";
-import { SetAllocator, type Allocator, type DataPtr } from "../../../c10/Allocator.js";
+import { SetAllocator, smallHeapDataPtr, type Allocator, type DataPtr } from "../../../c10/Allocator.js";
+import type { dtype } from "../../../c10/ScalarType.js";
 import { set_native_backend } from "../DispatchStub.js";
 
 /** The addon's exports (native/cpu/addon.cc). */
@@ -204,7 +205,8 @@ export const nativeSizePolicy = { minNumel: Number(process.env.GLASSTORCH_NATIVE
  * collection sees them, and a block comes back either when the collector drops its ArrayBuffer or at
  * once through free() (Storage.release, where the engine holds the last reference). Small blocks stay
  * V8 ArrayBuffers: below 4 KiB crossing into the addon costs more than it saves (bench/native_alloc.mjs);
- * free() detaches those too, which frees them at once.
+ * free() detaches those too, which frees them at once. The smallest (up to 64 bytes, with the dtype
+ * known) are typed arrays on V8's heap, with no ArrayBuffer at all (Allocator.ts smallHeapDataPtr).
  */
 const SMALL_ALLOCATION = 4096;
 /** GLASSTORCH_ALLOC_POISON=1 (native/cpu/Allocator.cc): uninitialised storages are filled with 0xff bytes. */
@@ -213,10 +215,13 @@ let nextAddress = 0x7f0000000000 / 1024;
 
 class NativeCPUAllocator implements Allocator {
   constructor(private readonly addon: NativeAddon) {}
-  allocate(nbytes: number, uninitialized = false): DataPtr {
+  allocate(nbytes: number, uninitialized = false, dt?: dtype): DataPtr {
     const address = nextAddress;
     nextAddress += Math.ceil(Math.max(nbytes, 1) / 64) * 64;
     if (nbytes < SMALL_ALLOCATION) {
+      // the smallest: a typed array on V8's heap (zeroed, so the audit mode does not apply)
+      const heap = POISON ? null : smallHeapDataPtr(nbytes, dt, address);
+      if (heap !== null) return heap;
       const buffer = new ArrayBuffer(nbytes);
       // the audit mode covers small storages too: an uninitialised one reads as 0xff bytes
       if (uninitialized && POISON) new Uint8Array(buffer).fill(0xff);

@@ -37,7 +37,7 @@ function empty_strided_on(size: readonly number[], stride: readonly number[], dt
   const d = dt ?? get_default_dtype();
   const nbytes = symbolic ? computeStorageNbytesSymbolic(size, stride, d.itemsize) : computeStorageNbytes(size, stride, d.itemsize);
   // uninitialised, as PyTorch's empty_strided (empty_like's callers write before they read)
-  const storage = new Storage(nbytes, GetAllocator(dev.type), dev, true, true);
+  const storage = new Storage(nbytes, GetAllocator(dev.type), dev, true, true, d);
   return new Tensor(new TensorImpl(storage, d, size, stride));
 }
 
