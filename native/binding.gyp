@@ -28,7 +28,7 @@
     },
     {
       "target_name": "glasstorch_cpu",
-      "sources": ["cpu/addon.cc", "cpu/Allocator.cc", "cpu/ThreadPool.cc", "cpu/cpu_features.cc", "cpu/kernels_default.cc", "cpu/Loops.cc", "cpu/Reduce.cc", "cpu/NN.cc", "cpu/nn_kernels_default.cc", "cpu/NNIndex.cc",
+      "sources": ["cpu/addon.cc", "cpu/Allocator.cc", "cpu/ThreadPool.cc", "cpu/cpu_features.cc", "cpu/kernels_default.cc", "cpu/Loops.cc", "cpu/NN.cc", "cpu/nn_kernels_default.cc", "cpu/NNIndex.cc",
         "cpu/Gemm.cc", "cpu/gemm_default.cc", "cpu/Conv.cc",
         "cpu/Pointwise.cc", "cpu/pointwise_default.cc", "cpu/Reductions.cc",
         "cpu/Random.cc", "cpu/random_default.cc",

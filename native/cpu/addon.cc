@@ -20,7 +20,6 @@
 #include "NN.h"
 #include "Pointwise.h"
 #include "Random.h"
-#include "Reduce.h"
 #include "ThreadPool.h"
 #include "cpu_features.h"
 #include "kernels.h"
@@ -110,24 +109,6 @@ Napi::Value Unary(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
-// sum(dtype, meta, in, out): meta = [ndim, shape..., inOffset, inStrides..., outOffset, outStrides..., reduce flags...]
-Napi::Value Sum(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  const int dtype = info[0].As<Napi::Number>().Int32Value();
-  if (dtype != kFloat && dtype != kDouble) return Napi::Boolean::New(env, false);
-  Meta m;
-  Operand ops[2];
-  napi_value arrays[2] = {info[2], info[3]};
-  if (!read_meta(env, info[1], 2, m, ops, arrays)) return env.Undefined();
-  char* raw = nullptr;
-  data_of(env, info[1], &raw);
-  const double* flags = reinterpret_cast<const double*>(raw) + 1 + m.ndim + 2 * (1 + m.ndim);
-  bool reduce[kMaxDims];
-  for (int d = 0; d < m.ndim; ++d) reduce[d] = flags[d] != 0;
-  sum_dims(dtype, m.ndim, m.shape, ops[0].data, ops[0].offset, ops[0].strides, reduce, ops[1].data, ops[1].offset, ops[1].strides);
-  return Napi::Boolean::New(env, true);
-}
-
 // ---- settings and status ----
 
 Napi::Value SetNumThreads(const Napi::CallbackInfo& info) {
@@ -166,7 +147,6 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitAllocator(env, exports);
   exports.Set("binary", Napi::Function::New(env, Binary));
   exports.Set("unary", Napi::Function::New(env, Unary));
-  exports.Set("sum", Napi::Function::New(env, Sum));
   exports.Set("set_num_threads", Napi::Function::New(env, SetNumThreads));
   exports.Set("get_num_threads", Napi::Function::New(env, GetNumThreads));
   exports.Set("set_capability", Napi::Function::New(env, SetCapability));

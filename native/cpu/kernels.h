@@ -16,16 +16,11 @@ enum UnaryOp : int { kNeg = 0, kAbs, kSqrt, kExp, kLog, kTanh, kSigmoid, kNumUna
 // One row of a pointwise loop: n elements, strides in elements (0 for a broadcast operand).
 using BinaryLoop = void (*)(char* out, const char* a, const char* b, int64_t n, int64_t so, int64_t sa, int64_t sb, double alpha);
 using UnaryLoop = void (*)(char* out, const char* a, int64_t n, int64_t so, int64_t sa);
-// The sum of n contiguous elements, accumulated in double with a fixed lane structure (the same
-// order on every instruction set, so results do not depend on the CPU).
-using SumContig = double (*)(const void* a, int64_t n);
 
 struct KernelTable {
   const char* name;  // "DEFAULT", "AVX2", "AVX512" (ATEN_CPU_CAPABILITY's names)
   BinaryLoop binary[kNumBinaryOps][kNumDTypes];
   UnaryLoop unary[kNumUnaryOps][kNumDTypes];
-  SumContig sum_f32;
-  SumContig sum_f64;
 };
 
 extern const KernelTable kKernelsDefault;

@@ -34,7 +34,6 @@ export interface NativeAddon {
   set_allocator_young_gc(bytes: number): number;
   binary(op: number, dtype: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b: ArrayBufferView, alpha: number): boolean;
   unary(op: number, dtype: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView): boolean;
-  sum(dtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
   set_num_threads(n: number): void;
   get_num_threads(): number;
   set_capability(name: string): boolean;

@@ -4,7 +4,7 @@
 //
 // Covered: add (and sub, which is add with -alpha), mul and true div on float32/float64 (add and
 // mul also int32/int64); neg and abs (float32/float64/int32/int64); sqrt, exp, log, tanh, sigmoid
-// (float32/float64); sum and mean over any dims (float32/float64). A kernel returns false for what it
+// (float32/float64). (Reductions: NativeReductions.ts.) A kernel returns false for what it
 // does not cover (other dtypes, operands of another dtype than the computation's), and the
 // TypeScript kernel runs: the trace says which one did.
 
@@ -16,7 +16,6 @@ import { toCommon } from "../Loops.js";
 import { add_stub, mul_stub } from "../BinaryOps.js";
 import { div_true_stub } from "../binary/Div.js";
 import { neg_stub, abs_stub, sqrt_stub, exp_stub, log_stub, tanh_stub, sigmoid_stub } from "../unary/UnaryOpsKernel.js";
-import { sum_stub } from "../ReduceOps.js";
 import { nativeAddon, type NativeAddon } from "./NativeBackend.js";
 import { registerNNKernels } from "./NativeNN.js";
 import { registerGemmKernels } from "./NativeGemm.js";
@@ -114,37 +113,6 @@ function unary(addon: NativeAddon, op: number, iter: TensorIterator): boolean {
   return addon.unary(op, iter.commonDtype.scalarType, o.meta, o.arrays[0], o.arrays[1]);
 }
 
-/** sum_stub: float32/float64 with the result in the input's dtype. */
-function sum(addon: NativeAddon, self: Tensor, mask: readonly boolean[], out: Tensor): boolean {
-  const t = self.dtype.scalarType;
-  if ((t !== ScalarType.Float && t !== ScalarType.Double) || out.dtype !== self.dtype) return false;
-  const sizes = self._impl.sizes(), strides = self._impl.strides();
-  const nd = sizes.length;
-  const meta = metaArray(1 + nd + 2 * (1 + nd) + nd);
-  meta[0] = nd;
-  for (let d = 0; d < nd; d++) meta[1 + d] = sizes[d];
-  let at = 1 + nd;
-  meta[at] = self._impl.storage_offset();
-  for (let d = 0; d < nd; d++) meta[at + 1 + d] = strides[d];
-  at += 1 + nd;
-  // the output's stride for each kept input dim (keepdim or not, the kept dims keep their order)
-  const outSizes = out._impl.sizes(), outStrides = out._impl.strides();
-  const keepdim = outSizes.length === nd && nd > 0 && outSizes.length !== nd - mask.filter(Boolean).length;
-  meta[at] = out._impl.storage_offset();
-  let j = 0;
-  for (let d = 0; d < nd; d++) {
-    if (mask[d]) {
-      meta[at + 1 + d] = 0;
-      if (keepdim) j++;
-    } else {
-      meta[at + 1 + d] = outStrides[j++];
-    }
-  }
-  at += 1 + nd;
-  for (let d = 0; d < nd; d++) meta[at + d] = mask[d] ? 1 : 0;
-  return addon.sum(t, meta, typedView(self._impl.storage, self.dtype), typedView(out._impl.storage, out.dtype));
-}
-
 export function registerNativeKernels(addon: NativeAddon): void {
   add_stub.register("native", (iter, alpha) => typeof alpha === "number" && binary(addon, BinaryOp.add, iter, alpha));
   mul_stub.register("native", (iter) => binary(addon, BinaryOp.mul, iter, 1));
@@ -161,7 +129,6 @@ export function registerNativeKernels(addon: NativeAddon): void {
   log_stub.register("native", floatOnly(UnaryOp.log));
   tanh_stub.register("native", floatOnly(UnaryOp.tanh));
   sigmoid_stub.register("native", floatOnly(UnaryOp.sigmoid));
-  sum_stub.register("native", (self, mask, out) => sum(addon, self, mask, out));
   registerNNKernels(addon);
   registerGemmKernels(addon);
   registerPointwiseKernels(addon);
