@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "Gemm.h"
+#include "NapiArgs.h"
 #include "ThreadPool.h"
 #include "kernels.h"
 
@@ -26,25 +27,6 @@ namespace {
 constexpr double kBmmItemFlops = 4.0e6;
 // At least this many flops per batch chunk of a thread (a pool wake-up costs a few microseconds).
 constexpr double kBmmChunkFlops = 2.0e5;
-
-template <class S>
-bool typed_data(napi_env env, napi_value v, napi_typedarray_type want, S** data, int64_t* length) {
-  napi_typedarray_type type;
-  size_t len, byte_offset;
-  void* d = nullptr;
-  napi_value ab;
-  if (napi_get_typedarray_info(env, v, &type, &len, &d, &ab, &byte_offset) != napi_ok || type != want) return false;
-  *data = static_cast<S*>(d);
-  *length = static_cast<int64_t>(len);
-  return true;
-}
-
-// Every element a batch x rows x cols operand at off touches is inside [0, length).
-bool in_bounds(int64_t batch, int64_t off, int64_t rows, int64_t cols, int64_t bs, int64_t rs, int64_t cs, int64_t length) {
-  if (batch == 0 || rows == 0 || cols == 0) return true;
-  if (off < 0 || bs < 0 || rs < 0 || cs < 0) return false;
-  return off + (batch - 1) * bs + (rows - 1) * rs + (cols - 1) * cs < length;
-}
 
 // The items' C matrices are disjoint, so different threads may write them: C's batch stride is at
 // least the span of one item (fresh bmm results and contiguous out= tensors; other layouts run the
@@ -107,7 +89,7 @@ bool bmm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const 
   for (int i = 0; i < 3; ++i) {
     const double* o = meta + 6 + 4 * i;
     const int64_t off = int64_t(o[0]), bs = int64_t(o[1]), rs = int64_t(o[2]), cs = int64_t(o[3]);
-    if (!in_bounds(bp.batch, off, rows[i], cols[i], bs, rs, cs, len[i])) {
+    if (!operand_in_bounds(bp.batch, off, rows[i], cols[i], bs, rs, cs, len[i])) {
       Napi::RangeError::New(env, "glasstorch native bmm: operand out of bounds").ThrowAsJavaScriptException();
       return false;
     }
@@ -124,15 +106,8 @@ bool bmm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const 
 Napi::Value BmmJs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const int dtype = info[0].As<Napi::Number>().Int32Value();
-  napi_typedarray_type mt;
-  size_t mlen, mo;
-  void* md = nullptr;
-  napi_value mab;
-  if (napi_get_typedarray_info(env, info[1], &mt, &mlen, &md, &mab, &mo) != napi_ok || mt != napi_float64_array || mlen < 18) {
-    Napi::TypeError::New(env, "glasstorch native bmm: meta must be a Float64Array of 18").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
-  const double* meta = static_cast<const double*>(md);
+  const double* meta = meta_array(env, info[1], 18, "bmm");
+  if (meta == nullptr) return env.Undefined();
   bool ok = false;
   if (dtype == kFloat) ok = bmm_from_js<float>(info, napi_float32_array, meta);
   else if (dtype == kDouble) ok = bmm_from_js<double>(info, napi_float64_array, meta);

@@ -27,6 +27,7 @@
 
 #include "Gemm.h"
 #include "GemmAddon.h"
+#include "NapiArgs.h"
 #include "ThreadPool.h"
 #include "cpu_features.h"
 #include "kernels.h"
@@ -483,15 +484,6 @@ void conv2d_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, S* gb, int64
 
 // ---- N-API ----
 
-bool array_of(napi_env env, napi_value v, napi_typedarray_type want, void** data, int64_t* length) {
-  napi_typedarray_type type;
-  size_t len, byte_offset;
-  napi_value ab;
-  if (napi_get_typedarray_info(env, v, &type, &len, data, &ab, &byte_offset) != napi_ok || type != want) return false;
-  *length = int64_t(len);
-  return true;
-}
-
 // The largest element a 4-d view of `sizes` reaches is inside the array.
 bool fits(const double* m, const int64_t* sizes, int nd, int64_t length) {
   int64_t hi = int64_t(m[0]);
@@ -524,9 +516,9 @@ bool conv2d_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const do
   void* d[4] = {nullptr, nullptr, nullptr, nullptr};
   int64_t len[4] = {0, 0, 0, 0};
   for (int i = 0; i < 3; ++i)
-    if (!array_of(env, info[2 + i], tt, &d[i], &len[i])) return false;
+    if (!typed_data<void>(env, info[2 + i], tt, &d[i], &len[i])) return false;
   const bool has_bias = !info[5].IsNull() && !info[5].IsUndefined();
-  if (has_bias && !array_of(env, info[5], tt, &d[3], &len[3])) return false;
+  if (has_bias && !typed_data<void>(env, info[5], tt, &d[3], &len[3])) return false;
   const int64_t out_sz[4] = {g.N, g.O, g.OH, g.OW}, in_sz[4] = {g.N, g.C, g.H, g.W}, w_sz[4] = {g.O, g.C, g.KH, g.KW}, b_sz[1] = {g.O};
   if (!fits(m + kGeo, in_sz, 4, len[1]) || !fits(m + kGeo + 5, w_sz, 4, len[2]) || !fits(m + kGeo + 10, out_sz, 4, len[0]) ||
       (has_bias && !fits(m + kGeo + 15, b_sz, 1, len[3]))) {
@@ -551,10 +543,10 @@ bool conv2d_backward_js(const Napi::CallbackInfo& info, napi_typedarray_type tt,
   bool has[3];
   for (int i = 0; i < 3; ++i) {
     has[i] = !info[2 + i].IsNull() && !info[2 + i].IsUndefined();
-    if (has[i] && !array_of(env, info[2 + i], tt, &d[i], &len[i])) return false;
+    if (has[i] && !typed_data<void>(env, info[2 + i], tt, &d[i], &len[i])) return false;
   }
   for (int i = 3; i < 6; ++i)
-    if (!array_of(env, info[2 + i], tt, &d[i], &len[i])) return false;
+    if (!typed_data<void>(env, info[2 + i], tt, &d[i], &len[i])) return false;
   const int64_t in_sz[4] = {g.N, g.C, g.H, g.W}, w_sz[4] = {g.O, g.C, g.KH, g.KW}, go_sz[4] = {g.N, g.O, g.OH, g.OW}, b_sz[1] = {g.O};
   const bool ok = fits(m + kGeo, in_sz, 4, len[4]) && fits(m + kGeo + 5, w_sz, 4, len[5]) && fits(m + kGeo + 10, go_sz, 4, len[3]) &&
                   (!has[0] || fits(m + kGeo + 15, in_sz, 4, len[0])) && (!has[1] || fits(m + kGeo + 20, w_sz, 4, len[1])) &&
@@ -573,18 +565,6 @@ bool conv2d_backward_js(const Napi::CallbackInfo& info, napi_typedarray_type tt,
   return true;
 }
 
-const double* meta_of(Napi::Env env, napi_value v, size_t need) {
-  napi_typedarray_type t;
-  size_t len, off;
-  void* data = nullptr;
-  napi_value ab;
-  if (napi_get_typedarray_info(env, v, &t, &len, &data, &ab, &off) != napi_ok || t != napi_float64_array || len < need) {
-    Napi::TypeError::New(env, "glasstorch native conv2d: bad meta").ThrowAsJavaScriptException();
-    return nullptr;
-  }
-  return static_cast<const double*>(data);
-}
-
 // set_conv_path("auto" | "im2col") -> bool: whether the forward may take the implicit-GEMM path
 Napi::Value SetConvPath(const Napi::CallbackInfo& info) {
   const std::string want = info[0].As<Napi::String>().Utf8Value();
@@ -597,7 +577,7 @@ Napi::Value SetConvPath(const Napi::CallbackInfo& info) {
 Napi::Value Conv2dJs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const int dtype = info[0].As<Napi::Number>().Int32Value();
-  const double* m = meta_of(env, info[1], kGeo + 17);
+  const double* m = meta_array(env, info[1], kGeo + 17, "conv2d");
   if (m == nullptr) return env.Undefined();
   bool ok = false;
   if (dtype == kFloat) ok = conv2d_js<float>(info, napi_float32_array, m);
@@ -609,7 +589,7 @@ Napi::Value Conv2dJs(const Napi::CallbackInfo& info) {
 Napi::Value Conv2dBackwardJs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const int dtype = info[0].As<Napi::Number>().Int32Value();
-  const double* m = meta_of(env, info[1], kGeo + 27);
+  const double* m = meta_array(env, info[1], kGeo + 27, "conv2d_backward");
   if (m == nullptr) return env.Undefined();
   bool ok = false;
   if (dtype == kFloat) ok = conv2d_backward_js<float>(info, napi_float32_array, m);

@@ -2,6 +2,7 @@
 // unit, or CBLAS (OpenBLAS) when it was linked at build time and GLASSTORCH_BLAS=cblas asks for it.
 #include "Gemm.h"
 #include "GemmAddon.h"
+#include "NapiArgs.h"
 
 #include <time.h>
 
@@ -135,26 +136,6 @@ void run_gemm(const GemmProblem<S>& p, void (*own)(const GemmProblem<S>&, int)) 
 
 // ---- N-API ----
 
-// The typed array's data and length in elements; false when v is not a typed array of `want`.
-template <class S>
-bool typed_data(napi_env env, napi_value v, napi_typedarray_type want, S** data, int64_t* length) {
-  napi_typedarray_type type;
-  size_t len, byte_offset;
-  void* d = nullptr;
-  napi_value ab;
-  if (napi_get_typedarray_info(env, v, &type, &len, &d, &ab, &byte_offset) != napi_ok || type != want) return false;
-  *data = static_cast<S*>(d);
-  *length = static_cast<int64_t>(len);
-  return true;
-}
-
-// The largest element index a rows x cols operand at offset touches is inside the array.
-bool in_bounds(int64_t off, int64_t rows, int64_t cols, int64_t rs, int64_t cs, int64_t length) {
-  if (rows == 0 || cols == 0) return true;
-  if (off < 0 || rs < 0 || cs < 0) return false;
-  return off + (rows - 1) * rs + (cols - 1) * cs < length;
-}
-
 template <class S>
 bool gemm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const double* meta, bool own_only) {
   Napi::Env env = info.Env();
@@ -173,7 +154,7 @@ bool gemm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const
   GemmOperand<S>* ops[3] = {&p.a, &p.b, &p.c};
   for (int i = 0; i < 3; ++i) {
     const int64_t off = int64_t(meta[5 + 3 * i]), rs = int64_t(meta[6 + 3 * i]), cs = int64_t(meta[7 + 3 * i]);
-    if (!in_bounds(off, rows[i], cols[i], rs, cs, len[i])) {
+    if (!operand_in_bounds(1, off, rows[i], cols[i], 0, rs, cs, len[i])) {
       Napi::RangeError::New(env, "glasstorch native gemm: operand out of bounds").ThrowAsJavaScriptException();
       return false;
     }
@@ -196,15 +177,8 @@ bool gemm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const
 Napi::Value GemmJs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const int dtype = info[0].As<Napi::Number>().Int32Value();
-  napi_typedarray_type mt;
-  size_t mlen, mo;
-  void* md = nullptr;
-  napi_value mab;
-  if (napi_get_typedarray_info(env, info[1], &mt, &mlen, &md, &mab, &mo) != napi_ok || mt != napi_float64_array || mlen < 14) {
-    Napi::TypeError::New(env, "glasstorch native gemm: meta must be a Float64Array of 14").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
-  const double* meta = static_cast<const double*>(md);
+  const double* meta = meta_array(env, info[1], 14, "gemm");
+  if (meta == nullptr) return env.Undefined();
   bool ok = false;
   if (dtype == kFloat) ok = gemm_from_js<float>(info, napi_float32_array, meta, false);
   else if (dtype == kDouble) ok = gemm_from_js<double>(info, napi_float64_array, meta, false);
