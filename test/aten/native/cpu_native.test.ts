@@ -8,6 +8,7 @@ import { readFileSync, existsSync } from "node:fs";
 import * as torch from "../../../engine/index.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { nativeAddon, _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { underTs } from "../../support/native_paths.js";
 
 // these tests check the native kernels themselves, on tiny operands too: no size cut-over to TypeScript
 nativeSizePolicy.minNumel = 0;
@@ -25,14 +26,6 @@ afterEach(() => {
 /** Each of these runs once per kernel implementation and returns plain arrays to compare. */
 function bits(t: torch.Tensor): number[] {
   return Array.from(t.contiguous().tolist() as any).flat(Infinity) as number[];
-}
-function underTs<T>(f: () => T): T {
-  set_cpu_capability("ts");
-  try {
-    return f();
-  } finally {
-    set_cpu_capability(null);
-  }
 }
 
 describe("loading", () => {

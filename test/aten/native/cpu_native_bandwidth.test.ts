@@ -11,6 +11,7 @@ import { describe, it, expect, afterEach, beforeAll, afterAll } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { _set_native_isa, nativeAddon, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { underTs } from "../../support/native_paths.js";
 
 nativeSizePolicy.minNumel = 0;
 
@@ -33,14 +34,6 @@ afterEach(() => {
   if (status.loaded) _set_native_isa(best as any);
 });
 
-function underTs<T>(f: () => T): T {
-  set_cpu_capability("ts");
-  try {
-    return f();
-  } finally {
-    set_cpu_capability(null);
-  }
-}
 
 /** Every element's bits as a string (-0 and NaN payloads distinguished for floats). */
 function bits(t: torch.Tensor): string[] {

@@ -17,6 +17,7 @@ import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js"
 import { bmm_stub, type BatchedGemmOperand } from "../../../engine/aten/native/linalg/BatchedGemm.js";
 import { ScalarType } from "../../../engine/c10/ScalarType.js";
 import { _set_native_isa, _set_native_blas, nativeAddon } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { underTs } from "../../support/native_paths.js";
 
 const status = torch._C._native_status();
 const native = status.loaded ? it : it.skip;
@@ -247,14 +248,6 @@ describe("bmm_stub: the native batched GEMM against a float64 reference", () => 
 
 // ---- the ops: native vs TypeScript ----
 
-function underTs<T>(f: () => T): T {
-  set_cpu_capability("ts");
-  try {
-    return f();
-  } finally {
-    set_cpu_capability(null);
-  }
-}
 function expectClose(a: Tensor, b: Tensor, rtol: number, what: string): void {
   expect(a.shape, what).toEqual(b.shape);
   expect(a.dtype, what).toBe(b.dtype);

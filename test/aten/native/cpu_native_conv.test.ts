@@ -15,6 +15,7 @@ import * as torch from "../../../engine/index.js";
 import type { Tensor } from "../../../engine/aten/core/Tensor.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { _set_native_isa, nativeAddon } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { underTs } from "../../support/native_paths.js";
 
 const status = torch._C._native_status();
 const native = status.loaded ? it : it.skip;
@@ -30,14 +31,6 @@ afterEach(() => {
   if (status.loaded) _set_native_isa(best as any);
 });
 
-function underTs<T>(f: () => T): T {
-  set_cpu_capability("ts");
-  try {
-    return f();
-  } finally {
-    set_cpu_capability(null);
-  }
-}
 const flat = (t: Tensor) => t.contiguous().reshape(-1).tolist() as number[];
 function closeTo(nat: Tensor, ts: Tensor, k: number, what: string): void {
   expect(nat.shape, what).toEqual(ts.shape);

@@ -18,6 +18,7 @@ import { gemm_stub } from "../../../engine/aten/native/linalg/Gemm.js";
 import { ScalarType } from "../../../engine/c10/ScalarType.js";
 import { _set_native_isa, _set_native_blas, nativeAddon } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { SMALL_GEMM_FLOPS } from "../../../engine/aten/native/cpu_native/NativeGemm.js";
+import { underTs } from "../../support/native_paths.js";
 
 const status = torch._C._native_status();
 const native = status.loaded ? it : it.skip;
@@ -349,14 +350,6 @@ describe("measure_fma_peak: the measured multiply-add peak the benchmark reports
 
 // ---- the ops on gemm_stub: native vs TypeScript ----
 
-function underTs<T>(f: () => T): T {
-  set_cpu_capability("ts");
-  try {
-    return f();
-  } finally {
-    set_cpu_capability(null);
-  }
-}
 function flat(t: Tensor): number[] {
   return (t.contiguous().reshape(-1).tolist() as number[]);
 }

@@ -19,6 +19,7 @@ import { max_pool2d_with_indices_backward_default } from "../../../engine/genera
 import { avg_pool2d_backward_default } from "../../../engine/generated/avg_pool2d_backward.js";
 import { _adaptive_avg_pool2d_backward_default } from "../../../engine/generated/_adaptive_avg_pool2d_backward.js";
 import { embedding_dense_backward_default } from "../../../engine/generated/embedding_dense_backward.js";
+import { underTs } from "../../support/native_paths.js";
 
 const status = torch._C._native_status();
 const native = status.loaded ? describe : describe.skip;
@@ -34,23 +35,10 @@ afterEach(() => {
 const flat = (t: torch.Tensor): number[] => (t.dim() === 0 ? [t.item() as number] : (Array.from(t.contiguous().tolist() as any).flat(Infinity) as number[]));
 
 /** Runs f on the TypeScript kernels, returning its tensors' values. */
-function underTs(f: () => torch.Tensor[]): number[][] {
-  set_cpu_capability("ts");
-  try {
-    return f().map(flat);
-  } finally {
-    set_cpu_capability(null);
-  }
+function flatUnderTs(f: () => torch.Tensor[]): number[][] {
+  return underTs(() => f().map(flat));
 }
 
-function underTsTensors(f: () => torch.Tensor[]): torch.Tensor[] {
-  set_cpu_capability("ts");
-  try {
-    return f();
-  } finally {
-    set_cpu_capability(null);
-  }
-}
 
 /** Runs f natively, returning its values and the implementations of the named stubs that ran. */
 function underNative(f: () => torch.Tensor[], stubs: string[]): { values: number[][]; impls: string[] } {
@@ -81,7 +69,7 @@ function expectClose(a: number[], b: number[], rtol: number, atol: number, what:
  * `ran` says whether the native kernel must have run ("native") or declined ("ts").
  */
 function compare(f: () => torch.Tensor[], stubs: string[], tol: { rtol: number; atol: number }, ran: "native" | "ts" = "native"): void {
-  const ref = underTs(f);
+  const ref = flatUnderTs(f);
   const best = status.addon!.best_capability;
   for (const unit of UNITS) {
     if (!_set_native_isa(unit)) continue;
@@ -126,7 +114,7 @@ native("softmax and log_softmax", () => {
         // the same output for both paths (the forward's results differ in the last bits)
         const x = randn(shape, dt, 7 + shape[0]);
         const g = randn(shape, dt, 11 + shape[0], 1);
-        const [out, logOut] = underTsTensors(() => [torch.softmax(x, dim), torch.log_softmax(x, dim)]);
+        const [out, logOut] = underTs(() => [torch.softmax(x, dim), torch.log_softmax(x, dim)]);
         // softmax's backward has no exp: the operation order is the TypeScript kernel's, so the bits are
         compare(() => [_softmax_backward_data_default.call(g, out, dim, dt) as torch.Tensor], BACKWARD, EXACT);
         // log_softmax's: grad - exp(output) * sum(grad), the exp within 1 ulp, times |sum(grad)| <= ~20 here
@@ -156,7 +144,7 @@ native("softmax and log_softmax", () => {
     const out = torch.tensor([xs], { dtype: torch.float32 });
     const grad = torch.tensor([xs.map((_, j) => (j === 0 ? 1 : 0))], { dtype: torch.float32 });
     const f = () => [_log_softmax_backward_data_default.call(grad, out, 1, torch.float32) as torch.Tensor];
-    const ref = underTs(f)[0];
+    const ref = flatUnderTs(f)[0];
     const nat = underNative(f, ["log_softmax_backward_lastdim_kernel"]).values[0];
     // grad_input[j] = grad[j] - exp(x_j) * 1: within one float32 ulp of the correctly rounded exp
     for (let j = 1; j < xs.length; j++) {
@@ -204,7 +192,7 @@ native("layer norm", () => {
         const x = randn(shape, dt, 3 + shape[0]);
         const dy = randn(shape, dt, 4 + shape[0], 1);
         const w = randn(ns, dt, 5, 1), b = randn(ns, dt, 6, 1);
-        const [, mean, rstd] = underTsTensors(() => torch.native_layer_norm(x, ns, w, b, 1e-5) as torch.Tensor[]);
+        const [, mean, rstd] = underTs(() => torch.native_layer_norm(x, ns, w, b, 1e-5) as torch.Tensor[]);
         // in double, the TypeScript kernel's loops; the row sums of the input gradient are split into 8 fixed lanes
         // here (vectorized) and summed in order there: float32 equal after the rounding but for a last-bit tie, float64
         // within a few ulp (the weight and bias gradients sum each column in row order on both: the same bits)
@@ -223,7 +211,7 @@ native("layer norm", () => {
     it(`backward ${dt}: a strided weight and a strided gradient (made dense first), 2 threads splitting rows and columns`, () => {
       const x = randn([97, 403], dt, 11), dy = randn([403, 97], dt, 12, 1).t();
       const w = torch.select(randn([403, 2], dt, 13, 1), 1, 0), b = randn([403], dt, 14, 1);
-      const [, mean, rstd] = underTsTensors(() => torch.native_layer_norm(x, [403], w, b, 1e-5) as torch.Tensor[]);
+      const [, mean, rstd] = underTs(() => torch.native_layer_norm(x, [403], w, b, 1e-5) as torch.Tensor[]);
       const f = () => (native_layer_norm_backward_default.call(dy, x, [403], mean, rstd, w, b, [true, true, true]) as torch.Tensor[]);
       compare(f, ["LayerNormBackwardKernel"], dt === torch.float32 ? { rtol: 2.4e-7, atol: 1e-7 } : { rtol: 1e-13, atol: 1e-14 });
     });
@@ -263,7 +251,7 @@ native("batch norm", () => {
         const dy = randn(shape, dt, 21 + C, 1);
         const w = randn([C], dt, 1, 1);
         const rm = randn([C], dt, 2, 0.5), rv = torch.add(torch.rand([C], { dtype: dt }), 0.5);
-        const [, sm, si] = underTsTensors(() => torch.native_batch_norm(x, w, null, null, null, true, 0.1, 1e-5) as torch.Tensor[]);
+        const [, sm, si] = underTs(() => torch.native_batch_norm(x, w, null, null, null, true, 0.1, 1e-5) as torch.Tensor[]);
         // the channel sums in double over 8 fixed lanes here (vectorized), in order there: float32 equal after the
         // rounding but for a last-bit tie, float64 within a few ulp
         const tol = dt === torch.float32 ? { rtol: 2.4e-7, atol: 1e-7 } : { rtol: 1e-13, atol: 1e-14 };

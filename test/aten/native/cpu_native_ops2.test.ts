@@ -14,6 +14,7 @@ import * as torch from "../../../engine/index.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { typedView } from "../../../engine/c10/ElementAccess.js";
+import { kernelsRan, underTs } from "../../support/native_paths.js";
 
 // these tests check the native kernels themselves, on tiny operands too: no size cut-over to TypeScript
 nativeSizePolicy.minNumel = 0;
@@ -34,18 +35,7 @@ afterEach(() => {
   if (status.loaded) _set_native_isa(best as any);
 });
 
-function underTs<T>(f: () => T): T {
-  set_cpu_capability("ts");
-  try {
-    return f();
-  } finally {
-    set_cpu_capability(null);
-  }
-}
 
-function ran(f: () => unknown): string[] {
-  return torch.trace.record(f).events.filter((e: any) => e.type === "kernel").map((e: any) => `${e.stub}:${e.impl}`);
-}
 
 /** The elements' bytes, in row-major order (every bit: -0, NaN payloads, float16 bits). */
 function bytesOf(t: torch.Tensor): Uint8Array {
@@ -174,14 +164,14 @@ describe("where: native vs TS", () => {
   }
   native("operands of another dtype (not 0-d) fall back to TS; a 0-d one of another dtype is converted", () => {
     const c = mask(40), a = data(40, torch.float32), b = data(40, torch.float64, 3);
-    expect(ran(() => torch.where(c, a, b))).toContain("where_kernel:ts");
+    expect(kernelsRan(() => torch.where(c, a, b))).toContain("where_kernel:ts");
     check("0-d float64 other with float32 self", () => torch.where(c, a, torch.tensor(1.1, { dtype: torch.float64 })), "where_kernel");
     check("0-d int32 other with int64 self", () => torch.where(c, data(40, torch.int64), torch.tensor(-5, { dtype: torch.int32 })), "where_kernel");
     check("0-d int64 other with float32 self", () => torch.where(c, a, torch.tensor(3, { dtype: torch.int64 })), "where_kernel");
     check("0-d float64 other with float16 self", () => torch.where(c, data(40, torch.float16), torch.tensor(0.3, { dtype: torch.float64 })), "where_kernel");
     // an out= that shares an input's storage runs in TS
     const x = data(40, torch.float32);
-    expect(ran(() => torch.where(c, x, b.to(torch.float32), { out: x }))).toContain("where_kernel:ts");
+    expect(kernelsRan(() => torch.where(c, x, b.to(torch.float32), { out: x }))).toContain("where_kernel:ts");
   });
 });
 
@@ -219,8 +209,8 @@ describe("masked_fill_: native vs TS", () => {
   });
   native("a uint8 mask and an expanded self fall back to TS", () => {
     const x = data(50, torch.float32);
-    expect(ran(() => x.clone().masked_fill_(data(50, torch.uint8).clamp(0, 1), 1))).toContain("masked_fill_stub:ts");
-    expect(ran(() => torch.zeros(1, 8).expand(4, 8).masked_fill_(mask(32).reshape(4, 8), 1))).toContain("masked_fill_stub:ts");
+    expect(kernelsRan(() => x.clone().masked_fill_(data(50, torch.uint8).clamp(0, 1), 1))).toContain("masked_fill_stub:ts");
+    expect(kernelsRan(() => torch.zeros(1, 8).expand(4, 8).masked_fill_(mask(32).reshape(4, 8), 1))).toContain("masked_fill_stub:ts");
   });
 });
 
@@ -261,9 +251,9 @@ describe("cumsum / cumprod: native vs TS", () => {
     check("in place", () => x.clone().cumsum_(1), "cumsum_stub");
     check("in place on a transposed view", () => x.clone().t().cumprod_(0), "cumprod_stub");
     // not covered natively: float64 -> float32, int -> int32, float16: TS
-    expect(ran(() => torch.cumsum(data(40, torch.float64), 0, { dtype: torch.float32 }))).toContain("cumsum_stub:ts");
-    expect(ran(() => torch.cumsum(data(40, torch.int32), 0, { dtype: torch.int32 }))).toContain("cumsum_stub:ts");
-    expect(ran(() => torch.cumsum(data(40, torch.bfloat16), 0))).toContain("cumsum_stub:ts");
+    expect(kernelsRan(() => torch.cumsum(data(40, torch.float64), 0, { dtype: torch.float32 }))).toContain("cumsum_stub:ts");
+    expect(kernelsRan(() => torch.cumsum(data(40, torch.int32), 0, { dtype: torch.int32 }))).toContain("cumsum_stub:ts");
+    expect(kernelsRan(() => torch.cumsum(data(40, torch.bfloat16), 0))).toContain("cumsum_stub:ts");
   });
   native("int64 wraps like the TS kernel's BigInt.asIntN(64)", () => {
     // 2^53 * 1500 passes 2^63 (the sums wrap); 2^40 * 2^40 does too (the products wrap)
@@ -299,9 +289,9 @@ describe("arange / linspace: native vs TS (the same per-element formula)", () =>
     check("int64 default", () => torch.arange(12345), "arange_stub");
     check("int64 beyond int32", () => torch.arange(2 ** 40, 2 ** 40 + 9000, 17), "arange_stub");
     // int32 values past 2^31 wrap in TS: not claimed natively
-    expect(ran(() => torch.arange(2 ** 31 - 10, 2 ** 31 + 10, { dtype: torch.int32 }))).toContain("arange_stub:ts");
-    expect(ran(() => torch.arange(0, 100, { dtype: torch.int16 }))).toContain("arange_stub:ts");
-    expect(ran(() => torch.arange(0, 100, { dtype: torch.float16 }))).toContain("arange_stub:ts");
+    expect(kernelsRan(() => torch.arange(2 ** 31 - 10, 2 ** 31 + 10, { dtype: torch.int32 }))).toContain("arange_stub:ts");
+    expect(kernelsRan(() => torch.arange(0, 100, { dtype: torch.int16 }))).toContain("arange_stub:ts");
+    expect(kernelsRan(() => torch.arange(0, 100, { dtype: torch.float16 }))).toContain("arange_stub:ts");
   });
   native("linspace float32 / float64: every tail length, both halves, reversed and degenerate ranges", () => {
     for (const dtype of FLOAT_DTYPES) {
@@ -314,7 +304,7 @@ describe("arange / linspace: native vs TS (the same per-element formula)", () =>
       check(`${dtype} start = end`, () => torch.linspace(2.5, 2.5, 50, o), "linspace_stub", BEST);
       check(`${dtype} 1e6`, () => torch.linspace(0, 1, 1_000_000, o), "linspace_stub");
     }
-    expect(ran(() => torch.linspace(0, 10, 100, { dtype: torch.int64 }))).toContain("linspace_stub:ts");
+    expect(kernelsRan(() => torch.linspace(0, 10, 100, { dtype: torch.int64 }))).toContain("linspace_stub:ts");
   });
 });
 
@@ -352,7 +342,7 @@ describe("norm (ord 0, 1, 2, +-inf): native vs TS", () => {
       torch.linalg.vector_norm(x, 2, [1], false, { out });
       return out;
     }, "norm_stub");
-    expect(ran(() => torch.linalg.vector_norm(x, 3))).toContain("norm_stub:ts");
-    expect(ran(() => torch.linalg.vector_norm(x.to(torch.bfloat16), 2))).toContain("norm_stub:ts");
+    expect(kernelsRan(() => torch.linalg.vector_norm(x, 3))).toContain("norm_stub:ts");
+    expect(kernelsRan(() => torch.linalg.vector_norm(x.to(torch.bfloat16), 2))).toContain("norm_stub:ts");
   });
 });

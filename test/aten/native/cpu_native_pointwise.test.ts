@@ -13,6 +13,7 @@ import { describe, it, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { kernelsRan, underTs } from "../../support/native_paths.js";
 
 // these tests check the native kernels themselves, on tiny operands too: no size cut-over to TypeScript
 nativeSizePolicy.minNumel = 0;
@@ -29,19 +30,7 @@ afterEach(() => {
   if (status.loaded) _set_native_isa(best as any);
 });
 
-function underTs<T>(f: () => T): T {
-  set_cpu_capability("ts");
-  try {
-    return f();
-  } finally {
-    set_cpu_capability(null);
-  }
-}
 
-/** The kernels a call ran: "stub:impl". */
-function kernels(f: () => unknown): string[] {
-  return torch.trace.record(f).events.filter((e: any) => e.type === "kernel").map((e: any) => `${e.stub}:${e.impl}`);
-}
 
 function flat(t: torch.Tensor): (number | bigint | boolean)[] {
   return (Array.from([t.contiguous().tolist()] as any) as any[]).flat(Infinity);
@@ -219,11 +208,11 @@ describe("binary ops: native vs TS, every dtype and layout", () => {
   }, 60_000);
   native("operands of another dtype than the computation's decline to the TS kernel", () => {
     const a = data(50, torch.float32), b = data(50, torch.int32);
-    expect(kernels(() => torch.add(a, b))).toEqual(["add_stub:ts"]);
-    expect(kernels(() => torch.lt(a, b))).toEqual(["lt_stub:ts"]);
-    expect(kernels(() => torch.add(torch.ones(3, { dtype: torch.float16 }), 1))).toEqual(["add_stub:ts"]);
+    expect(kernelsRan(() => torch.add(a, b))).toEqual(["add_stub:ts"]);
+    expect(kernelsRan(() => torch.lt(a, b))).toEqual(["lt_stub:ts"]);
+    expect(kernelsRan(() => torch.add(torch.ones(3, { dtype: torch.float16 }), 1))).toEqual(["add_stub:ts"]);
     // a 0-d operand of another dtype is converted once and still runs natively
-    expect(kernels(() => torch.add(a, torch.tensor(2, { dtype: torch.int64 })))).toEqual(["add_stub:native"]);
+    expect(kernelsRan(() => torch.add(a, torch.tensor(2, { dtype: torch.int64 })))).toEqual(["add_stub:native"]);
   });
 });
 
@@ -373,7 +362,7 @@ describe("copy_: casts, contiguous(), broadcast", () => {
     for (const n of [...SIZES, 40_000]) check(`n=${n}`, () => data(n, torch.float64).to(torch.float32), "copy_stub");
     // a copy within one storage stays in TypeScript (where views overlap, its order decides the result)
     const y = torch.arange(10, { dtype: torch.float32 });
-    expect(kernels(() => y.get("5:").copy_(y.get(":5")))).toEqual(["copy_stub:ts"]);
+    expect(kernelsRan(() => y.get("5:").copy_(y.get(":5")))).toEqual(["copy_stub:ts"]);
   });
 });
 
@@ -391,7 +380,7 @@ describe("reductions: native vs TS", () => {
     const want = underTs(f);
     for (const isa of ISAS) {
       _set_native_isa(isa);
-      expect(kernels(f), `${what} [${isa}]`).toContain(`${stub}:native`);
+      expect(kernelsRan(f), `${what} [${isa}]`).toContain(`${stub}:native`);
       close(f(), want, `${what} [${isa}]`, tol);
     }
   }

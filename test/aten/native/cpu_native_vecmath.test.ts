@@ -27,6 +27,7 @@ import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/c
 import { typedView } from "../../../engine/c10/ElementAccess.js";
 import { _softmax_backward_data_default } from "../../../engine/generated/_softmax_backward_data.js";
 import { _log_softmax_backward_data_default } from "../../../engine/generated/_log_softmax_backward_data.js";
+import { kernelsRan, underTs } from "../../support/native_paths.js";
 
 nativeSizePolicy.minNumel = 0;
 
@@ -43,19 +44,8 @@ afterEach(() => {
   if (status.loaded) _set_native_isa(best);
 });
 
-function underTs<T>(f: () => T): T {
-  set_cpu_capability("ts");
-  try {
-    return f();
-  } finally {
-    set_cpu_capability(null);
-  }
-}
 
 /** The kernels (stub:impl) a call ran. */
-function kernels(f: () => unknown): string[] {
-  return torch.trace.record(f).events.filter((e: any) => e.type === "kernel").map((e: any) => `${e.stub}:${e.impl}`);
-}
 
 /** A fresh contiguous float32/float64 tensor's values as a typed array (a copy). */
 function values(t: torch.Tensor): Float32Array | Float64Array {
@@ -210,7 +200,7 @@ describe("float32 softmax / log_softmax over the last dim", () => {
       for (const threads of [1, 2]) {
         torch.set_num_threads(threads);
         let out: torch.Tensor[] = [];
-        const ran = kernels(() => (out = f()));
+        const ran = kernelsRan(() => (out = f()));
         for (const s of stubs) if (ran.some((k) => k.startsWith(s + ":"))) expect(ran, what).toContain(`${s}:native`);
         expect(ran.some((k) => k.endsWith(":native")), what).toBe(true);
         const got = out.map(values);
@@ -251,7 +241,7 @@ describe("float32 softmax / log_softmax over the last dim", () => {
     const x = torch.tensor(Array.from(rowsOf), { dtype: torch.float32 }).reshape([R, 16]);
     for (const isa of ISAS) {
       _set_native_isa(isa);
-      const ran = kernels(() => torch.softmax(x, -1));
+      const ran = kernelsRan(() => torch.softmax(x, -1));
       expect(ran).toContain("softmax_lastdim_kernel:native");
       const got = values(torch.softmax(x, -1));
       let off = 0;
