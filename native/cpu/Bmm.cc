@@ -69,7 +69,6 @@ void run_batched(const BatchedProblem<S>& bp, bool disjoint) {
 
 template <class S>
 bool bmm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const double* meta) {
-  Napi::Env env = info.Env();
   BatchedProblem<S> bp;
   bp.batch = int64_t(meta[0]);
   GemmProblem<S>& p = bp.item0;
@@ -78,24 +77,11 @@ bool bmm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const 
   p.k = int64_t(meta[3]);
   p.alpha = S(meta[4]);
   p.beta = S(meta[5]);
-  S* base[3];
-  int64_t len[3];
-  for (int i = 0; i < 3; ++i) {
-    if (!typed_data<S>(env, info[2 + i], tt, &base[i], &len[i])) return false;
-  }
-  const int64_t rows[3] = {p.m, p.k, p.m}, cols[3] = {p.k, p.n, p.n};
-  GemmOperand<S>* ops[3] = {&p.a, &p.b, &p.c};
-  int64_t* bstride[3] = {&bp.abs_, &bp.bbs, &bp.cbs};
-  for (int i = 0; i < 3; ++i) {
-    const double* o = meta + 6 + 4 * i;
-    const int64_t off = int64_t(o[0]), bs = int64_t(o[1]), rs = int64_t(o[2]), cs = int64_t(o[3]);
-    if (!operand_in_bounds(bp.batch, off, rows[i], cols[i], bs, rs, cs, len[i])) {
-      Napi::RangeError::New(env, "glasstorch native bmm: operand out of bounds").ThrowAsJavaScriptException();
-      return false;
-    }
-    *ops[i] = GemmOperand<S>{base[i] == nullptr ? nullptr : base[i] + off, rs, cs};
-    *bstride[i] = bs;
-  }
+  int64_t bs[3];
+  if (!gemm_operands<S>(info, tt, meta + 6, bp.batch, bs, p, "bmm")) return false;
+  bp.abs_ = bs[0];
+  bp.bbs = bs[1];
+  bp.cbs = bs[2];
   if (bp.batch <= 0 || p.m == 0 || p.n == 0) return true;
   run_batched<S>(bp, c_items_disjoint(bp.batch, p.m, p.n, bp.cbs, p.c.rs, p.c.cs));
   return true;

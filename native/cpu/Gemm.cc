@@ -138,28 +138,13 @@ void run_gemm(const GemmProblem<S>& p, void (*own)(const GemmProblem<S>&, int)) 
 
 template <class S>
 bool gemm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const double* meta, bool own_only) {
-  Napi::Env env = info.Env();
   GemmProblem<S> p;
   p.m = int64_t(meta[0]);
   p.n = int64_t(meta[1]);
   p.k = int64_t(meta[2]);
   p.alpha = S(meta[3]);
   p.beta = S(meta[4]);
-  S* base[3];
-  int64_t len[3];
-  for (int i = 0; i < 3; ++i) {
-    if (!typed_data<S>(env, info[2 + i], tt, &base[i], &len[i])) return false;
-  }
-  const int64_t rows[3] = {p.m, p.k, p.m}, cols[3] = {p.k, p.n, p.n};
-  GemmOperand<S>* ops[3] = {&p.a, &p.b, &p.c};
-  for (int i = 0; i < 3; ++i) {
-    const int64_t off = int64_t(meta[5 + 3 * i]), rs = int64_t(meta[6 + 3 * i]), cs = int64_t(meta[7 + 3 * i]);
-    if (!operand_in_bounds(1, off, rows[i], cols[i], 0, rs, cs, len[i])) {
-      Napi::RangeError::New(env, "glasstorch native gemm: operand out of bounds").ThrowAsJavaScriptException();
-      return false;
-    }
-    *ops[i] = GemmOperand<S>{base[i] == nullptr ? nullptr : base[i] + off, rs, cs};
-  }
+  if (!gemm_operands<S>(info, tt, meta + 5, 1, nullptr, p, "gemm")) return false;
   if (p.m == 0 || p.n == 0) return true;
   const GemmUnit& unit = own_unit();
   if constexpr (sizeof(S) == 4) {

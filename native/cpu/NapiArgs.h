@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "Gemm.h"
+
 namespace glasstorch {
 
 // The typed array's data and length in elements; false when v is not a typed array of `want`.
@@ -39,6 +41,34 @@ inline bool operand_in_bounds(int64_t batch, int64_t off, int64_t rows, int64_t 
   if (batch == 0 || rows == 0 || cols == 0) return true;
   if (off < 0 || bs < 0 || rs < 0 || cs < 0) return false;
   return off + (batch - 1) * bs + (rows - 1) * rs + (cols - 1) * cs < length;
+}
+
+// C = A @ B's operands, the call's arguments 2, 3 and 4, into p.a, p.b and p.c (p.m, p.n, p.k set):
+// per operand, at ops + i * width, [element offset, batch stride (batched calls: bs non-null, one per
+// operand), row stride, column stride]. false when an argument is not a typed array of `tt` (the
+// caller declines); a RangeError naming `op` when an operand reaches past its array.
+template <class S>
+bool gemm_operands(const Napi::CallbackInfo& info, napi_typedarray_type tt, const double* ops, int64_t batch, int64_t* bs, GemmProblem<S>& p,
+                   const char* op) {
+  Napi::Env env = info.Env();
+  S* base[3];
+  int64_t len[3];
+  for (int i = 0; i < 3; ++i)
+    if (!typed_data<S>(env, info[2 + i], tt, &base[i], &len[i])) return false;
+  const int64_t rows[3] = {p.m, p.k, p.m}, cols[3] = {p.k, p.n, p.n};
+  GemmOperand<S>* dst[3] = {&p.a, &p.b, &p.c};
+  const int width = bs != nullptr ? 4 : 3;
+  for (int i = 0; i < 3; ++i) {
+    const double* o = ops + width * i;
+    const int64_t off = int64_t(o[0]), b = bs != nullptr ? int64_t(o[1]) : 0, rs = int64_t(o[width - 2]), cs = int64_t(o[width - 1]);
+    if (!operand_in_bounds(bs != nullptr ? batch : 1, off, rows[i], cols[i], b, rs, cs, len[i])) {
+      Napi::RangeError::New(env, std::string("glasstorch native ") + op + ": operand out of bounds").ThrowAsJavaScriptException();
+      return false;
+    }
+    *dst[i] = GemmOperand<S>{base[i] == nullptr ? nullptr : base[i] + off, rs, cs};
+    if (bs != nullptr) bs[i] = b;
+  }
+  return true;
 }
 
 }  // namespace glasstorch
