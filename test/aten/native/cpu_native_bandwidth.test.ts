@@ -11,15 +11,13 @@ import { describe, it, expect, afterEach, beforeAll, afterAll } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { _set_native_isa, nativeAddon, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
-import { underTs } from "../../support/native_paths.js";
+import { bestIsa, nativeIt, nativeStatus, runnableIsas, underTs } from "../../support/native_paths.js";
 
 nativeSizePolicy.minNumel = 0;
 
-const status = torch._C._native_status();
-const native = status.loaded ? it : it.skip;
-const best = status.loaded ? status.addon!.best_capability : "DEFAULT";
-const ISAS = status.loaded ? (["DEFAULT", "AVX2", "AVX512"] as const).filter((isa) => _set_native_isa(isa)) : [];
-if (status.loaded) _set_native_isa(best as any);
+const status = nativeStatus, native = nativeIt, best = bestIsa;
+/** The units this CPU can run. */
+const ISAS = runnableIsas();
 
 let savedThreshold = 0;
 beforeAll(() => {

@@ -17,23 +17,12 @@ import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js"
 import { bmm_stub, type BatchedGemmOperand } from "../../../engine/aten/native/linalg/BatchedGemm.js";
 import { ScalarType } from "../../../engine/c10/ScalarType.js";
 import { _set_native_isa, _set_native_blas, nativeAddon } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
-import { underTs } from "../../support/native_paths.js";
+import { bestIsa, nativeIt, nativeStatus, restoreNativeDefaults, underTs } from "../../support/native_paths.js";
 
-const status = torch._C._native_status();
-const native = status.loaded ? it : it.skip;
-const defaultThreads = torch.get_num_threads();
-const best = status.loaded ? status.addon!.best_capability : "DEFAULT";
+const status = nativeStatus, native = nativeIt, best = bestIsa;
 const cblasLinked = status.loaded && status.addon!.gemm.cblas_linked;
-const defaultBlas = status.loaded ? status.addon!.blas : "own";
 
-afterEach(() => {
-  set_cpu_capability(null);
-  torch.set_num_threads(defaultThreads);
-  if (status.loaded) {
-    _set_native_isa(best as any);
-    _set_native_blas(defaultBlas);
-  }
-});
+afterEach(restoreNativeDefaults);
 
 const ISAS = (["DEFAULT", "AVX2", "AVX512"] as const).filter((isa) => !status.loaded || isa === "DEFAULT" || (isa === "AVX2" ? best !== "DEFAULT" : best === "AVX512"));
 const BLASES = cblasLinked ? (["own", "cblas"] as const) : (["own"] as const);

@@ -13,17 +13,14 @@ import { describe, it, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
-import { kernelsRan, underTs } from "../../support/native_paths.js";
+import { bestIsa, kernelsRan, nativeIt, nativeStatus, runnableIsas, underTs } from "../../support/native_paths.js";
 
 // these tests check the native kernels themselves, on tiny operands too: no size cut-over to TypeScript
 nativeSizePolicy.minNumel = 0;
 
-const status = torch._C._native_status();
-const native = status.loaded ? it : it.skip;
-const best = status.loaded ? status.addon!.best_capability : "DEFAULT";
-/** The units this CPU can run (a unit it cannot run is refused by _set_native_isa). */
-const ISAS = status.loaded ? (["DEFAULT", "AVX2", "AVX512"] as const).filter((isa) => _set_native_isa(isa)) : [];
-if (status.loaded) _set_native_isa(best as any);
+const status = nativeStatus, native = nativeIt, best = bestIsa;
+/** The units this CPU can run. */
+const ISAS = runnableIsas();
 
 afterEach(() => {
   set_cpu_capability(null);
