@@ -7,9 +7,10 @@
 // Results do not depend on the thread count: the pool splits the outputs (and, for sums with few
 // outputs, fixed blocks of kBlock reduced elements whose partial sums are added in block order),
 // never the order in which one output's elements are combined. sum: float inputs accumulate in
-// double (16 lanes over contiguous rows, combined pairwise; column sums vectorized across the kept
-// dim), rounded once to the output dtype, as the TS kernel's double sum; integers and bool sum
-// exactly in int64 (wrapping). var/std: two passes in double (mean, then the centred squares), as the
+// double (64 lanes over contiguous rows, combined pairwise; column sums vectorized across the kept
+// dim), rounded once to the output dtype, as the TS kernel's double sum, except that a float32 row
+// summed to float32 adds in float runs of 16 elements per lane first (pointwise_kernels.inc:
+// sum64_float_runs); integers and bool sum exactly in int64 (wrapping). var/std: two passes in double (mean, then the centred squares), as the
 // TS kernel. max/min: NaN wins, the first of equal values (and of NaNs) is the one reported.
 #include <napi.h>
 
@@ -141,7 +142,9 @@ void sum_impl(const Problem& p, bool mean) {
   if constexpr (std::is_same_v<T, float>) code = kFloat;
   else if constexpr (std::is_same_v<T, double>) code = kDouble;
   else code = kByte;  // unused for integers
-  const pw::SumRow contig = tbl.sum[code];
+  // a float32 result sums as PyTorch's float accumulation does (float runs, then double); a float64
+  // result of float32 input, every other float sum and var/std's mean accumulate in double throughout
+  const pw::SumRow contig = std::is_same_v<T, float> && std::is_same_v<O, float> ? tbl.sum_f32_runs : tbl.sum[code];
   auto finish = [&](Acc s) -> O {
     if constexpr (std::is_floating_point_v<O>) return static_cast<O>(mean ? s / static_cast<double>(nred) : s);
     else return static_cast<O>(s);

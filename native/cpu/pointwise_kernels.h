@@ -45,6 +45,7 @@ struct Table {
   Loop op[kNumOps][kNumDTypes];
   Loop cast[kNumDTypes][kNumDTypes];  // [from][to]: (out, a)
   SumRow sum[kNumDTypes];
+  SumRow sum_f32_runs;  // float32 adding in float runs before double (a float32 result's sum, as PyTorch's)
   SumRow sumsq[kNumDTypes];           // sum of squares in double (norm)
   SumCols sum_cols[kNumDTypes];
   MinMaxRow minmax[kNumDTypes];
