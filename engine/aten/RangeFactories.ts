@@ -50,7 +50,7 @@ export function arange(...args: (number | TensorOptions | undefined)[]): Tensor 
   if (!(sizeD >= 0 && sizeD <= 2 ** 63)) throw new RuntimeError("invalid size, possible overflow?", { op: "arange" });
 
   const size = sizeD;
-  const impl = empty_impl([size], o.dtype, o.device);
+  const impl = empty_impl([size], o.dtype, o.device, true); // uninitialised: the kernel writes every element
   if (impl.storage.hasData()) arange_stub.call(impl.device.type, impl, xstart, xstep, size);
   return applyRequiresGrad(wrap(impl), o.requires_grad, "arange");
 }
@@ -71,8 +71,7 @@ export function linspace(start: number, end: number, steps: number, options?: Te
   checkNumber("linspace", "end", end);
   checkSteps("linspace", steps);
   const o = resolveOptions("linspace", options, get_default_dtype());
-  const impl = empty_impl([steps], o.dtype, o.device);
-  const t = o.dtype.scalarType;
+  const impl = empty_impl([steps], o.dtype, o.device, true); // uninitialised: the kernel writes every element
   if (steps > 0 && impl.storage.hasData()) linspace_stub.call(impl.device.type, impl, start, end, steps);
   return applyRequiresGrad(wrap(impl), o.requires_grad, "linspace");
 }

@@ -395,25 +395,48 @@ void serial_kernel_vec(int64_t n, int64_t lanes, const Block& block, const Tail&
   for (int64_t i = vend; i < n; ++i) tail(i);
 }
 
-// The float32 hot loops as leaf functions built twice: for the x86-64 baseline and with AVX2 + FMA
-// (chosen at run time), so the 1e6-element fills run 8 lanes wide. Same operations, same bits: the
-// unit keeps -ffp-contract=off, and the only fused operations are the explicit fma calls.
-#define GT_ARANGE_F32_BODY                                                                      \
-  for (int32_t k = 0; k < n; ++k) o[k] = static_cast<float>(step * (db + static_cast<double>(k)) + start);
-void arange_f32_chunk_base(float* o, int32_t n, double db, double step, double start) { GT_ARANGE_F32_BODY }
-__attribute__((target("avx2,fma"))) void arange_f32_chunk_avx2(float* o, int32_t n, double db, double step, double start) { GT_ARANGE_F32_BODY }
+// The hot loops as leaf functions built twice: for the x86-64 baseline and with AVX2 + FMA (chosen at
+// run time), so the 1e6-element fills run 8 lanes wide. Same operations, same bits: the unit keeps
+// -ffp-contract=off, and the only fused operations are the explicit fma calls. Output and lane
+// constants are __restrict (an output that might alias js[] kept linspace to one store at a time).
+typedef float v8f __attribute__((vector_size(32)));
+
+// integral start and step, every value within 2^24: start + step * i is exact in float, so float
+// arithmetic gives the exactly computed value's bits (i < size <= 2^24 is exact in float too)
+// (unrolled: the one-vector loop ran at half speed when it straddled a 64-byte code boundary)
+#define GT_ARANGE_F32_EXACT_BODY                                                                \
+  _Pragma("GCC unroll 4")                                                                      \
+  for (int32_t k = 0; k < n; ++k) o[k] = start + step * static_cast<float>(i0 + k);
+void arange_f32_exact_base(float* __restrict o, int32_t i0, int32_t n, float start, float step) { GT_ARANGE_F32_EXACT_BODY }
+__attribute__((target("avx2,fma"))) void arange_f32_exact_avx2(float* __restrict o, int32_t i0, int32_t n, float start, float step) { GT_ARANGE_F32_EXACT_BODY }
+
+// blocks [b, e) of `lanes` elements (cpu_serial_kernel_vec's vectors): base = the element formula at
+// the block's first index rounded to T, then each lane fma(j, step, base) rounded to T
+#define GT_ARANGE_BLOCKS_BODY(FMA)                                                              \
+  for (int64_t blk = b; blk < e; ++blk) {                                                      \
+    const int64_t f = blk * lanes;                                                             \
+    const double base = static_cast<T>(FMA(step, static_cast<double>(f), start));              \
+    for (int j = 0; j < lanes; ++j) o[f + j] = static_cast<T>(FMA(static_cast<double>(j), step, base)); \
+  }
+template <typename T, int lanes>
+void arange_blocks_base(T* __restrict o, int64_t b, int64_t e, double start, double step) { GT_ARANGE_BLOCKS_BODY(std::fma) }
+template <typename T, int lanes>
+__attribute__((target("avx2,fma"))) void arange_blocks_avx2(T* __restrict o, int64_t b, int64_t e, double start, double step) { GT_ARANGE_BLOCKS_BODY(__builtin_fma) }
 
 // blocks [b, e) of linspace float32 (8 lanes each): base = the scalar formula, then base + js[j]
 #define GT_LINSPACE_F32_BODY(FMA)                                                               \
+  v8f jv;                                                                                      \
+  std::memcpy(&jv, js, sizeof jv);                                                             \
   for (int64_t blk = b; blk < e; ++blk) {                                                      \
     const int64_t f = blk * 8;                                                                 \
     const float base = f < halfway ? FMA(step, static_cast<float>(f), s) : FMA(-step, static_cast<float>(steps - f - 1), en); \
-    for (int j = 0; j < 8; ++j) p[f + j] = base + js[j];                                       \
+    const v8f v = jv + base;                                                                   \
+    std::memcpy(p + f, &v, sizeof v);                                                          \
   }
-void linspace_f32_blocks_base(float* p, int64_t b, int64_t e, int64_t halfway, int64_t steps, float step, float s, float en, const float* js) {
+void linspace_f32_blocks_base(float* __restrict p, int64_t b, int64_t e, int64_t halfway, int64_t steps, float step, float s, float en, const float* js) {
   GT_LINSPACE_F32_BODY(std::fmaf)
 }
-__attribute__((target("avx2,fma"))) void linspace_f32_blocks_avx2(float* p, int64_t b, int64_t e, int64_t halfway, int64_t steps, float step, float s, float en, const float* js) {
+__attribute__((target("avx2,fma"))) void linspace_f32_blocks_avx2(float* __restrict p, int64_t b, int64_t e, int64_t halfway, int64_t steps, float step, float s, float en, const float* js) {
   GT_LINSPACE_F32_BODY(__builtin_fmaf)
 }
 const bool kHaveAvx2Fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -427,17 +450,16 @@ void arange_float(T* out, int64_t size, double start, double step) {
   if (exact && (sizeof(T) == 8 || span <= 16777216.0)) {
     // integral start and step below 2^52: fma(step, i, start) is exact, and so are the plain operations;
     // with the block bases exact in T too (float64, or float32 below 2^24), every element, block or tail,
-    // is the exactly computed start + i*step rounded once to T: one vectorizable loop (the index as the
-    // chunk base + an int32 offset, both exact in double)
+    // is the exactly computed start + i*step rounded once to T: one vectorizable loop
     parallel_for(0, size, GRAIN_SIZE, [&](int64_t b, int64_t e) {
-      for (int64_t c0 = b; c0 < e; c0 += int64_t(1) << 30) {
-        const double db = static_cast<double>(c0);
-        const int32_t n = static_cast<int32_t>(std::min<int64_t>(e - c0, int64_t(1) << 30));
-        T* o = out + c0;
-        if constexpr (sizeof(T) == 4) {
-          (kHaveAvx2Fma ? arange_f32_chunk_avx2 : arange_f32_chunk_base)(o, n, db, step, start);
-        } else {
-          for (int32_t k = 0; k < n; ++k) o[k] = static_cast<T>(step * (db + static_cast<double>(k)) + start);
+      if constexpr (sizeof(T) == 4) {  // size <= span <= 2^24: int32 indices
+        (kHaveAvx2Fma ? arange_f32_exact_avx2 : arange_f32_exact_base)(out + b, static_cast<int32_t>(b), static_cast<int32_t>(e - b), static_cast<float>(start), static_cast<float>(step));
+      } else {  // the index as the chunk base + an int32 offset (both exact in double): a vectorizable conversion
+        for (int64_t c0 = b; c0 < e; c0 += int64_t(1) << 30) {
+          const double db = static_cast<double>(c0);
+          const int32_t n = static_cast<int32_t>(std::min<int64_t>(e - c0, int64_t(1) << 30));
+          T* __restrict o = out + c0;
+          for (int32_t k = 0; k < n; ++k) o[k] = step * (db + static_cast<double>(k)) + start;
         }
       }
     });
@@ -450,12 +472,13 @@ void arange_float(T* out, int64_t size, double start, double step) {
       },
       [&](int64_t i) { out[i] = static_cast<T>(step * static_cast<double>(i) + start); });
   } else {
-    serial_kernel_vec(size, lanes,
-      [&](int64_t f) {
-        const double base = static_cast<T>(fma_d(step, static_cast<double>(f), start));
-        for (int64_t j = 0; j < lanes; ++j) out[f + j] = static_cast<T>(fma_d(static_cast<double>(j), step, base));
-      },
-      [&](int64_t i) { out[i] = static_cast<T>(fma_d(step, static_cast<double>(i), start)); });
+    // cpu_serial_kernel_vec's blocks (the vectors of its pairs: every `lanes` block from index 0 up to
+    // the last whole pair), then the scalar tail
+    const int64_t nblocks = size / (2 * lanes) * 2;
+    parallel_for(0, nblocks, std::max<int64_t>(1, GRAIN_SIZE / lanes), [&](int64_t b, int64_t e) {
+      (kHaveAvx2Fma ? arange_blocks_avx2<T, lanes> : arange_blocks_base<T, lanes>)(out, b, e, start, step);
+    });
+    for (int64_t i = nblocks * lanes; i < size; ++i) out[i] = static_cast<T>(fma_d(step, static_cast<double>(i), start));
   }
 }
 

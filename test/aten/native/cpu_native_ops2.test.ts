@@ -275,6 +275,10 @@ describe("arange / linspace: native vs TS (the same per-element formula)", () =>
         check(`${dtype} 1e7 step -0.37 x ${n}`, () => torch.arange(1e7, 1e7 - 0.37 * n, -0.37, o), "arange_stub", BEST);
       }
       check(`${dtype} start 2^52`, () => torch.arange(2 ** 52, 2 ** 52 + 100, 3, o), "arange_stub", BEST);
+      // integral and within 2^24: float32 computes in float (exact); several chunks, negative values and steps
+      check(`${dtype} descending integral`, () => torch.arange(1000, -1000, -7, o), "arange_stub", BEST);
+      check(`${dtype} -5e6..5e6 step 3`, () => torch.arange(-5e6, 5e6, 3, o), "arange_stub");
+      check(`${dtype} integral, just past 2^24`, () => torch.arange(2 ** 24 - 40_000, 2 ** 24 + 40_000, 1, o), "arange_stub");
       check(`${dtype} step 1/3`, () => torch.arange(0, 1000, 1 / 3, o), "arange_stub", BEST);
       check(`${dtype} 1e6`, () => torch.arange(0, 1_000_000, 1, o), "arange_stub");
     }
