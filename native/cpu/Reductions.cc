@@ -153,6 +153,7 @@ void sum_impl(const Problem& p, bool mean) {
   const bool columns = std::is_floating_point_v<T> && p.kept.n > 0 && p.kept.in_stride[0] == 1 && p.red.n > 0 && p.red.in_stride[0] != 1 &&
                        p.kept.out_stride[0] == 1;
   if (columns) {
+    const pw::SumCols cols = std::is_same_v<T, float> && std::is_same_v<O, float> ? tbl.sum_cols_f32_runs : tbl.sum_cols[code];
     constexpr int64_t kCols = 512;
     const int64_t inner = p.kept.shape[0], groups_per_row = (inner + kCols - 1) / kCols, rows = nout / inner;
     parallel_for(0, rows * groups_per_row, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, nred * kCols)), [&](int64_t b, int64_t e) {
@@ -162,7 +163,7 @@ void sum_impl(const Problem& p, bool mean) {
         int64_t oo, oo2;
         const T* ip = in_at<T>(p, r * inner + j0, &oo, &oo2);
         std::fill(acc, acc + m, 0.0);
-        for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) { tbl.sum_cols[code](q, n, st, m, acc); });
+        for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) { cols(q, n, st, m, acc); });
         for (int64_t j = 0; j < m; ++j) out[oo + j] = finish(acc[j]);
       }
     });

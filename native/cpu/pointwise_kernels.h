@@ -48,6 +48,7 @@ struct Table {
   SumRow sum_f32_runs;  // float32 adding in float runs before double (a float32 result's sum, as PyTorch's)
   SumRow sumsq[kNumDTypes];           // sum of squares in double (norm)
   SumCols sum_cols[kNumDTypes];
+  SumCols sum_cols_f32_runs;  // float32 columns in float runs before double (sum_f32_runs's columns)
   MinMaxRow minmax[kNumDTypes];
   // the same ops with streaming (non-temporal) stores on contiguous rows, for outputs larger than the
   // cache (Pointwise.cc: kStreamBytes); null where an op has none

@@ -418,12 +418,15 @@ describe("reductions: native vs TS", () => {
   native("float32 sum: large rows and columns, blocks, NaN/inf, and no dependence on the thread count", () => {
     const x = data(70_000 * 3, torch.float32).reshape(3, 70_000);
     const y = data(3 * 5000, torch.float32).reshape(5000, 3);
-    const ax = x.abs(), ay = y.abs();
+    const z = data(333 * 147, torch.float32).reshape(333, 147);
+    const ax = x.abs(), ay = y.abs(), az = z.abs();
     const runs: [string, () => torch.Tensor, () => torch.Tensor][] = [
       ["rows", () => torch.sum(x, 1), () => torch.sum(ax, 1)],
       ["all", () => torch.sum(x), () => torch.sum(ax)],
       ["columns", () => torch.sum(y, 0), () => torch.sum(ay, 0)],
       ["mean", () => torch.mean(y, 0), () => torch.mean(ay, 0)],
+      ["147 columns", () => torch.sum(z, 0), () => torch.sum(az, 0)],
+      ["147 columns to float64", () => torch.sum(z, 0, false, { dtype: torch.float64 }), () => torch.sum(az, 0)],
       ["sum to float64", () => torch.sum(x, 1, false, { dtype: torch.float64 }), () => torch.sum(ax, 1)],
     ];
     for (const [name, f, absOf] of runs) {

@@ -18,7 +18,7 @@
 //    infinities propagate as in PyTorch (a NaN makes its row NaN; +inf with finite values gives NaN where x = +inf - inf ...).
 //    softmax's backward: the TypeScript kernel's bits (no exp, the same summation order).
 //  - sum / mean: float64 inputs sum in double, float32 ones in float runs of 16 elements per lane
-//    that then join double lanes (as PyTorch, whose float32 sums accumulate in float); results on 1
+//    (16 rows per column for column sums) that then join double lanes (as PyTorch, whose float32 sums accumulate in float); results on 1
 //    and 2 threads and on every unit are bit-identical; against the TypeScript kernel (a serial
 //    double sum) within 1 ulp + 16 * 2^-24 * sum|x| (at most 16 float roundings per element) for
 //    float32 outputs, and 1e-12 (absolute, values O(1)) for float64 ones. The norm's sum of squares
@@ -314,6 +314,8 @@ describe("sums: the same result on 1 and 2 threads and on every unit", () => {
         ["sum strided", () => torch.sum(big.get("::3")), () => torch.sum(absBig.get("::3"))],
         ["sum dim -1", () => torch.sum(m, -1), () => torch.sum(absM, -1)],
         ["mean dim -1", () => torch.mean(m, -1), () => torch.mean(absM, -1)],
+        // columns: 1029 of them (whole tiles, single vectors, a masked tail) over 301 rows (float runs of 16 and a short one)
+        ["sum dim 0", () => torch.sum(m, 0), () => torch.sum(absM, 0)],
         ["amax dim -1", () => torch.amax(m, -1)],
         ["max dim -1", () => torch.max(m, -1)[0]],
         ["sum of squares (norm)", () => torch.linalg.vector_norm(big)],
