@@ -261,16 +261,16 @@ void maxmin_impl(const Problem& p, bool is_max) {
   // values only over one contiguous run (amax, max()): the unit's vectorized min/max row, for the
   // dtypes a double holds exactly; a zero result takes the first zero's sign, as the scan would
   constexpr bool exact_in_double = !std::is_same_v<T, int64_t> && !std::is_same_v<T, bool>;
-  const pw::MinMaxRow row = pw::table().minmax[code_of<T>()];
+  const pw::ExtremeRow row = pw::table().extreme[is_max ? 1 : 0][code_of<T>()];
   const bool vectorized = exact_in_double && indices == nullptr && p.red.n == 1 && p.red.in_stride[0] == 1;
   parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / nred), [&](int64_t b, int64_t e) {
     for (int64_t o = b; o < e; ++o) {
       int64_t oo, oo2;
       const T* ip = in_at<T>(p, o, &oo, &oo2);
       if (vectorized) {
-        double r[2];
-        row(ip, nred, r);
-        T best = static_cast<T>(is_max ? r[1] : r[0]);
+        double r;
+        row(ip, nred, &r);
+        T best = static_cast<T>(r);
         if constexpr (std::is_floating_point_v<T>) {
           if (best == 0) {
             for (int64_t j = 0; j < nred; ++j)

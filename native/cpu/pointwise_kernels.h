@@ -38,7 +38,7 @@ using Loop = void (*)(char** data, const int64_t* strides, int64_t n, const doub
 // Reduction inner loops over n contiguous elements (the reduced dim innermost).
 using SumRow = double (*)(const void* a, int64_t n);          // double accumulation, fixed lane order
 using SumCols = void (*)(const void* a, int64_t n, int64_t stride, int64_t m, double* acc);  // acc[j] += a[i*stride + j], j < m
-using MinMaxRow = void (*)(const void* a, int64_t n, double* out);  // out[0] = min, out[1] = max (NaN propagates)
+using ExtremeRow = void (*)(const void* a, int64_t n, double* out);  // *out = the min or max (the first NaN, if any)
 
 struct Table {
   const char* name;
@@ -49,7 +49,7 @@ struct Table {
   SumRow sumsq[kNumDTypes];           // sum of squares in double (norm)
   SumCols sum_cols[kNumDTypes];
   SumCols sum_cols_f32_runs;  // float32 columns in float runs before double (sum_f32_runs's columns)
-  MinMaxRow minmax[kNumDTypes];
+  ExtremeRow extreme[2][kNumDTypes];  // [0]: min, [1]: max
   // the same ops with streaming (non-temporal) stores on contiguous rows, for outputs larger than the
   // cache (Pointwise.cc: kStreamBytes); null where an op has none
   Loop stream_op[kNumOps][kNumDTypes];

@@ -462,6 +462,12 @@ describe("reductions: native vs TS", () => {
         }
         check(`argmax all ${lname}`, () => torch.argmax(x), "argmax_stub");
       }
+      // contiguous rows on the vectorized path: four vectors of lanes per block and an overlapping last block
+      const rows = data(3 * 1029, dtype).reshape(3, 1029);
+      for (const n of [1, 15, 63, 64, 65, 127, 255, 256, 257, 1000, 1029]) {
+        check(`amax rows of ${n}`, () => torch.amax(rows.get(":", `:${n}`), 1), "max_values_stub");
+        check(`amin rows of ${n}`, () => torch.amin(rows.get(":", `${1029 - n}:`), 1), "min_values_stub");
+      }
     }, 60_000);
   }
   native("max/min: NaN wins (the first one), ties give the first index, -0 and +0 keep their order", () => {
@@ -474,6 +480,11 @@ describe("reductions: native vs TS", () => {
       [() => torch.amax(x, 1), "max_values_stub"], [() => torch.amin(x, 1), "min_values_stub"], [() => torch.amax(x.get("1:3", "0:2"), 1), "max_values_stub"],
       [() => torch.amin(torch.tensor([0, -0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, -0]), 0), "min_values_stub"],
       [() => torch.amax(torch.tensor([-0, 0, 0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16, 0]), 0), "max_values_stub"],
+      // long rows: a NaN in the first block, in the middle, in the overlapping last block; zeros of both signs as the extreme
+      ...[3, 150, 997].map((at): [() => torch.Tensor, string] => [() => torch.amax(torch.arange(1000, { dtype: torch.float32 }).index_fill(0, torch.tensor([at]), NaN), 0), "max_values_stub"]),
+      ...[3, 150, 997].map((at): [() => torch.Tensor, string] => [() => torch.amin(torch.arange(1000, { dtype: torch.float64 }).index_fill(0, torch.tensor([at]), NaN), 0), "min_values_stub"]),
+      [() => torch.amax(torch.arange(-999, 1, { dtype: torch.float32 }).index_fill(0, torch.tensor([5, 7]), -0), 0), "max_values_stub"],
+      [() => torch.amin(torch.arange(0, 999, { dtype: torch.float32 }).index_fill(0, torch.tensor([0]), -0), 0), "min_values_stub"],
     ];
     for (const [f, stub] of cases) check(`edge ${stub}`, f, stub);
   });
