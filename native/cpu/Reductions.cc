@@ -258,11 +258,13 @@ void maxmin_impl(const Problem& p, bool is_max) {
   if (nout == 0 || nred == 0) return;
   T* values = reinterpret_cast<T*>(p.out);
   int64_t* indices = reinterpret_cast<int64_t*>(p.out2);
-  // values only over one contiguous run (amax, max()): the unit's vectorized min/max row, for the
-  // dtypes a double holds exactly; a zero result takes the first zero's sign, as the scan would
+  // one contiguous run: the unit's vectorized extreme of the row, for the dtypes a double holds exactly
   constexpr bool exact_in_double = !std::is_same_v<T, int64_t> && !std::is_same_v<T, bool>;
   const pw::ExtremeRow row = pw::table().extreme[is_max ? 1 : 0][code_of<T>()];
-  const bool vectorized = exact_in_double && indices == nullptr && p.red.n == 1 && p.red.in_stride[0] == 1;
+  const auto find = pw::table().find_first[code_of<T>()];
+  // with indices too (max.dim, argmax): the extreme, then the first element equal to it (or the first
+  // NaN): the scan's answer, ties and zeros included, in two vectorized passes over the row
+  const bool vectorized = exact_in_double && p.red.n == 1 && p.red.in_stride[0] == 1;
   parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / nred), [&](int64_t b, int64_t e) {
     for (int64_t o = b; o < e; ++o) {
       int64_t oo, oo2;
@@ -271,16 +273,12 @@ void maxmin_impl(const Problem& p, bool is_max) {
         double r;
         row(ip, nred, &r);
         T best = static_cast<T>(r);
-        if constexpr (std::is_floating_point_v<T>) {
-          if (best == 0) {
-            for (int64_t j = 0; j < nred; ++j)
-              if (ip[j] == 0) {
-                best = ip[j];
-                break;
-              }
-          }
+        if (indices || (std::is_floating_point_v<T> && best == 0)) {  // a zero result takes the first zero's sign
+          const int64_t at = find(ip, nred, r);
+          best = ip[at];
+          if (indices) indices[oo2] = at;
         }
-        values[oo] = best;
+        if (values) values[oo] = best;
         continue;
       }
       T best = *ip;

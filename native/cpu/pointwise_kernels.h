@@ -50,6 +50,7 @@ struct Table {
   SumCols sum_cols[kNumDTypes];
   SumCols sum_cols_f32_runs;  // float32 columns in float runs before double (sum_f32_runs's columns)
   ExtremeRow extreme[2][kNumDTypes];  // [0]: min, [1]: max
+  int64_t (*find_first[kNumDTypes])(const void* a, int64_t n, double v);  // first a[i] == v (NaN: first NaN), -1 if none
   // the same ops with streaming (non-temporal) stores on contiguous rows, for outputs larger than the
   // cache (Pointwise.cc: kStreamBytes); null where an op has none
   Loop stream_op[kNumOps][kNumDTypes];

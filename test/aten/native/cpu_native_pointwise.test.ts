@@ -35,7 +35,7 @@ function flat(t: torch.Tensor): (number | bigint | boolean)[] {
 
 const f32bits = new Int32Array(1), f32view = new Float32Array(f32bits.buffer);
 const f64bits = new BigInt64Array(1), f64view = new Float64Array(f64bits.buffer);
-/** Distance in ulps (monotone integer order of the bit patterns); 0 for equal values incl. NaN/NaN. */
+/** Distance in ulps (monotone integer order of the bit patterns, -0 one below +0); 0 for equal values incl. NaN/NaN. */
 function ulps(a: number, b: number, dtype: torch.dtype): number {
   if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b) ? 0 : Infinity;
   if (Object.is(a, b)) return 0;
@@ -43,14 +43,14 @@ function ulps(a: number, b: number, dtype: torch.dtype): number {
     const key = (x: number) => {
       f32view[0] = x;
       const i = f32bits[0];
-      return i < 0 ? -2147483648 - i : i;
+      return i < 0 ? -2147483648 - i - 1 : i;
     };
     return Math.abs(key(a) - key(b));
   }
   const key = (x: number) => {
     f64view[0] = x;
     const i = f64bits[0];
-    return i < 0n ? -9223372036854775808n - i : i;
+    return i < 0n ? -9223372036854775808n - i - 1n : i;
   };
   const d = key(a) - key(b);
   return Number(d < 0n ? -d : d);
@@ -467,6 +467,9 @@ describe("reductions: native vs TS", () => {
       for (const n of [1, 15, 63, 64, 65, 127, 255, 256, 257, 1000, 1029]) {
         check(`amax rows of ${n}`, () => torch.amax(rows.get(":", `:${n}`), 1), "max_values_stub");
         check(`amin rows of ${n}`, () => torch.amin(rows.get(":", `${1029 - n}:`), 1), "min_values_stub");
+        check(`max.dim rows of ${n} values`, () => torch.max(rows.get(":", `:${n}`), 1)[0], "max_stub");
+        check(`max.dim rows of ${n} indices`, () => torch.max(rows.get(":", `:${n}`), 1)[1], "max_stub");
+        check(`argmin rows of ${n}`, () => torch.argmin(rows.get(":", `${1029 - n}:`), 1), "argmin_stub");
       }
     }, 60_000);
   }
@@ -483,6 +486,11 @@ describe("reductions: native vs TS", () => {
       // long rows: a NaN in the first block, in the middle, in the overlapping last block; zeros of both signs as the extreme
       ...[3, 150, 997].map((at): [() => torch.Tensor, string] => [() => torch.amax(torch.arange(1000, { dtype: torch.float32 }).index_fill(0, torch.tensor([at]), NaN), 0), "max_values_stub"]),
       ...[3, 150, 997].map((at): [() => torch.Tensor, string] => [() => torch.amin(torch.arange(1000, { dtype: torch.float64 }).index_fill(0, torch.tensor([at]), NaN), 0), "min_values_stub"]),
+      ...[3, 150, 997].map((at): [() => torch.Tensor, string] => [() => torch.argmax(torch.arange(1000, { dtype: torch.float32 }).index_fill(0, torch.tensor([at, 998]), NaN), 0), "argmax_stub"]),
+      // ties: the first index of the extreme; the extreme zero's index and sign
+      [() => torch.argmax(torch.arange(1000, { dtype: torch.float32 }).remainder(97), 0), "argmax_stub"],
+      [() => torch.max(torch.arange(-999, 1, { dtype: torch.float32 }).index_fill(0, torch.tensor([600, 700]), -0).reshape(1, 1000), 1)[1], "max_stub"],
+      [() => torch.max(torch.arange(-999, 1, { dtype: torch.float32 }).index_fill(0, torch.tensor([600, 700]), -0).reshape(1, 1000), 1)[0], "max_stub"],
       [() => torch.amax(torch.arange(-999, 1, { dtype: torch.float32 }).index_fill(0, torch.tensor([5, 7]), -0), 0), "max_values_stub"],
       [() => torch.amin(torch.arange(0, 999, { dtype: torch.float32 }).index_fill(0, torch.tensor([0]), -0), 0), "min_values_stub"],
     ];
