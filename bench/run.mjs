@@ -21,6 +21,7 @@ import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { timeIt } from "./lib/timing.mjs";
+import { settle } from "./lib/settle.mjs";
 import { describeMachine, glasstorchBlas, systemBlas, installOpenBlas, measurePeak, OPENBLAS_APT } from "./lib/machine.mjs";
 import { gtKinds, tfKinds, kernelWorkloads } from "./workloads.mjs";
 import { cases } from "./cases.mjs";
@@ -121,6 +122,7 @@ if (gtSides.length) log(`Glasstorch (native kernels: ${status.loaded ? status.ad
 for (const w of workloads) {
   for (const [side, cap] of gtSides) {
     if (side === "native" && !status.loaded) continue;
+    await settle();
     set_cpu_capability(cap);
     const build = w.gt ?? gtKinds[w.kind];
     record(side, w, () => {
@@ -152,6 +154,7 @@ if (workloads.length && (sides.has("wasm") || sides.has("cpu"))) {
     for (const w of workloads) {
       const build = w.gt ? w.tf : tfKinds[w.kind];
       if (!build) continue;
+      await settle();
       record(side, w, () => {
         tf.engine().startScope();
         try {
