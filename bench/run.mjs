@@ -22,6 +22,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { timeIt } from "./lib/timing.mjs";
 import { settle } from "./lib/settle.mjs";
+import { startTorchSide } from "./lib/torch_side_client.mjs";
 import { describeMachine, glasstorchBlas, systemBlas, installOpenBlas, measurePeak, OPENBLAS_APT } from "./lib/machine.mjs";
 import { gtKinds, tfKinds, kernelWorkloads } from "./workloads.mjs";
 import { cases } from "./cases.mjs";
@@ -97,29 +98,33 @@ function record(side, w, run) {
   }
 }
 
-// ---- PyTorch, in one subprocess
+// ---- PyTorch: one subprocess (bench/torch_side.py), asked for each workload in the loop below
 let torchEnv = null;
 const hasTorch = sides.has("pytorch") && workloads.some((w) => w.params) && spawnSync(PY, ["-c", "import torch"], { stdio: "ignore" }).status === 0;
 if (sides.has("pytorch") && workloads.some((w) => w.params) && !hasTorch) log(`PyTorch side skipped: ${PY} cannot import torch (Debian: apt-get install python3-torch)`);
-if (hasTorch) {
-  log(`PyTorch (${PY}, ${threads} threads)`);
-  const spec = { threads, timing, workloads: workloads.filter((w) => w.params).map(({ key, kind, params, warm_ms }) => ({ id: key, kind, params, warm_ms })) };
-  const env = { ...process.env, OMP_NUM_THREADS: String(threads), OPENBLAS_NUM_THREADS: String(threads) };
-  const r = spawnSync(PY, [join(here, "torch_side.py")], { input: JSON.stringify(spec), encoding: "utf8", env, stdio: ["pipe", "pipe", "inherit"], maxBuffer: 1 << 26 });
-  if (r.status !== 0) log(`PyTorch side failed (exit ${r.status})`);
-  else {
-    const out = JSON.parse(r.stdout.trim().split("\n").pop());
-    torchEnv = out.env;
-    for (const [id, res] of Object.entries(out.results)) results.get(id).pytorch = res;
-  }
-}
+const torchSide = hasTorch
+  ? startTorchSide(PY, join(here, "torch_side.py"), { ...process.env, OMP_NUM_THREADS: String(threads), OPENBLAS_NUM_THREADS: String(threads) }, { threads, timing })
+  : null;
+if (torchSide) log(`PyTorch (${PY}, ${threads} threads)`);
 
-// ---- Glasstorch: per workload the native kernels, then the TypeScript kernels (interleaved, so a
-// change in the machine's load hits both columns alike)
+// ---- per workload: PyTorch, then Glasstorch's native kernels, then its TypeScript kernels
+// (interleaved, so a change in the machine's load hits every column of a row alike; each side waits
+// while another runs)
 const gtSides = [["native", null], ["ts", "ts"]].filter(([side]) => sides.has(side));
 if (sides.has("native") && !status.loaded) log(`Glasstorch native side skipped: addon not loaded (${status.reason})`);
 if (gtSides.length) log(`Glasstorch (native kernels: ${status.loaded ? status.addon.capability : "absent"}; TypeScript kernels), ${threads} threads`);
 for (const w of workloads) {
+  if (torchSide && w.params) {
+    const { key, kind, params, warm_ms } = w;
+    let res;
+    try {
+      res = await torchSide.ask({ id: key, kind, params, warm_ms });
+    } catch (e) {
+      res = { error: String(e?.message ?? e) };
+    }
+    results.get(key).pytorch = res;
+    log(`  ${"pytorch".padEnd(8)} ${w.id}: ${res.ms !== undefined ? res.ms.toPrecision(4) + " ms" : "error " + res.error}`);
+  }
   for (const [side, cap] of gtSides) {
     if (side === "native" && !status.loaded) continue;
     await settle();
@@ -132,6 +137,13 @@ for (const w of workloads) {
     });
   }
   set_cpu_capability(null);
+}
+if (torchSide) {
+  try {
+    torchEnv = await torchSide.finish();
+  } catch (e) {
+    log(`PyTorch side failed: ${e.message}`);
+  }
 }
 
 // ---- TensorFlow.js: wasm backend, then the pure-JS cpu backend

@@ -1,7 +1,10 @@
-"""The PyTorch side of `npm run bench` (bench/run.mjs): reads {threads, timing, workloads} as JSON on
-stdin, runs each workload with Debian's python3-torch and prints one JSON line: the environment
-(torch version, threads, which BLAS library the process mapped) and a median per workload id.
-The workloads mirror bench/workloads.mjs kind by kind; the sampling rules mirror bench/lib/timing.mjs."""
+"""The PyTorch side of `npm run bench` (bench/run.mjs), one process asked workload by workload: the
+first stdin line is {threads, timing}; then each line is one workload {id, kind, params, warm_ms},
+answered with one JSON line {id, result} (its median, or the error); a line "done" is answered with
+the environment (torch version, threads, which BLAS library the process mapped) and ends the process.
+run.mjs asks between Glasstorch's cells of the same workload, so both sides of a row are measured at
+the same moment of the machine's load. The workloads mirror bench/workloads.mjs kind by kind; the
+sampling rules mirror bench/lib/timing.mjs."""
 import json
 import os
 import platform
@@ -13,7 +16,7 @@ import traceback
 import torch
 import torch.nn.functional as F
 
-spec = json.load(sys.stdin)
+spec = json.loads(sys.stdin.readline())
 torch.set_num_threads(int(spec["threads"]))
 
 
@@ -168,16 +171,19 @@ def blas_libraries():
 
 
 timing = spec.get("timing", {})
-results = {}
-for w in spec["workloads"]:
+for line in sys.stdin:
+    if line.strip() == "done":
+        break
+    w = json.loads(line)
     try:
         torch.manual_seed(0)
         fn = BUILDERS[w["kind"]](w["params"])
-        results[w["id"]] = time_it(fn, timing.get("budgetMs", 1000), timing.get("minSamples", 5), timing.get("maxCellMs", 60000), w.get("warm_ms") or timing.get("warmMs", 200))
+        result = time_it(fn, timing.get("budgetMs", 1000), timing.get("minSamples", 5), timing.get("maxCellMs", 60000), w.get("warm_ms") or timing.get("warmMs", 200))
     except Exception as e:  # a workload PyTorch cannot run is reported, not fatal
-        results[w["id"]] = {"error": f"{type(e).__name__}: {e}"}
+        result = {"error": f"{type(e).__name__}: {e}"}
         traceback.print_exc(file=sys.stderr)
-    print(f"  pytorch  {w['id']}: {results[w['id']].get('ms', results[w['id']].get('error'))}", file=sys.stderr, flush=True)
+    fn = None  # the cell's tensors are freed before the next cell, as Glasstorch's are collected
+    print(json.dumps({"id": w["id"], "result": result}), flush=True)
 
 config = torch.__config__.show()
 env = {
@@ -191,4 +197,4 @@ env = {
     "cpu_capability": next((l.split(":")[1].strip() for l in config.split("\n") if "CPU capability usage" in l), None),
     "parallel_backend": next((l.split(":")[1].strip() for l in torch.__config__.parallel_info().split("\n") if "parallel backend" in l), None),
 }
-print(json.dumps({"env": env, "results": results}))
+print(json.dumps({"env": env}), flush=True)
