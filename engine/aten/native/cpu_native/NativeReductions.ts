@@ -4,6 +4,9 @@
 //   max_values/min_values (amax/amin), max_all/min_all (max(), min()), max/min (.dim, values and
 //   indices), argmax/argmin: every real dtype and bool
 // over any dims, any strides (the output too: out= may be strided). float16/bfloat16 decline.
+// A float32 sum into float32 adds runs of 16 elements per lane (16 rows per column) in float before
+// they join a double, as PyTorch's float32 sums accumulate in float: within 16 * 2^-24 * sum|x| of
+// the TypeScript kernel's double sum (the tests' bound), not bit for bit; every other sum is in double.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { typedView } from "../../../c10/ElementAccess.js";
