@@ -190,11 +190,17 @@ inline napi_value to_napi(v8::Local<v8::Value> local) { return reinterpret_cast<
 
 // Whether `gc` was exposed when the process started (--expose-gc): then the flag stays on.
 int g_gc_exposed_at_start = -1;
+// The flag is process-wide and every isolate (the main thread's, each worker thread's: DataLoader
+// workers) scavenges through here: without this lock one thread cleared the flag between another's
+// setting it and its call, and V8 aborted the process ("RequestGarbageCollectionForTesting Must use
+// --expose-gc"; test/aten/native/cpu_native_alloc.test.ts).
+std::mutex g_gc_flag_mutex;
 
 // A scavenge (RequestGarbageCollectionForTesting, the call behind gc({type: "minor"}), which V8 only
 // allows under --expose-gc: the flag is set for the call and cleared again, so no context created
 // later sees a `gc` global that the user did not ask for).
 void collect_young(v8::Isolate* isolate) {
+  std::lock_guard<std::mutex> flag_lock(g_gc_flag_mutex);
   if (g_gc_exposed_at_start < 0) {
     v8::Local<v8::Context> context = isolate->GetCurrentContext();
     bool has = false;
