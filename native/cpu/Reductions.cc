@@ -10,8 +10,8 @@
 // double (64 lanes over contiguous rows, combined pairwise; column sums vectorized across the kept
 // dim), rounded once to the output dtype, as the TS kernel's double sum, except that a float32 row
 // summed to float32 adds in float runs of 16 elements per lane first (pointwise_kernels.inc:
-// sum64_float_runs); integers and bool sum exactly in int64 (wrapping). var/std: two passes in double (mean, then the centred squares), as the
-// TS kernel. max/min: NaN wins, the first of equal values (and of NaNs) is the one reported.
+// sum64_float_runs); integers and bool sum exactly in int64 (wrapping). var/std: two passes in
+// double (mean, then the centred squares), as the TS kernel. max/min: NaN wins, the first of equal values (and of NaNs) is the one reported.
 #include <napi.h>
 
 #include <algorithm>
@@ -270,8 +270,7 @@ void maxmin_impl(const Problem& p, bool is_max) {
       int64_t oo, oo2;
       const T* ip = in_at<T>(p, o, &oo, &oo2);
       if (vectorized) {
-        double r;
-        row(ip, nred, &r);
+        const double r = row(ip, nred);
         T best = static_cast<T>(r);
         if (indices || (std::is_floating_point_v<T> && best == 0)) {  // a zero result takes the first zero's sign
           const int64_t at = find(ip, nred, r);

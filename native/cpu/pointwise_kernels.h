@@ -38,7 +38,7 @@ using Loop = void (*)(char** data, const int64_t* strides, int64_t n, const doub
 // Reduction inner loops over n contiguous elements (the reduced dim innermost).
 using SumRow = double (*)(const void* a, int64_t n);          // double accumulation, fixed lane order
 using SumCols = void (*)(const void* a, int64_t n, int64_t stride, int64_t m, double* acc);  // acc[j] += a[i*stride + j], j < m
-using ExtremeRow = void (*)(const void* a, int64_t n, double* out);  // *out = the min or max (the first NaN, if any)
+using ExtremeRow = double (*)(const void* a, int64_t n);  // the min or max (the first NaN, if any)
 
 struct Table {
   const char* name;
