@@ -11,7 +11,8 @@
 // dim), rounded once to the output dtype, as the TS kernel's double sum, except that a float32 row
 // summed to float32 adds in float runs of 16 elements per lane first (pointwise_kernels.inc:
 // sum64_float_runs); integers and bool sum exactly in int64 (wrapping). var/std: two passes in
-// double (mean, then the centred squares), as the TS kernel. max/min: NaN wins, the first of equal values (and of NaNs) is the one reported.
+// double (mean, then the centred squares), as the TS kernel. max/min: NaN wins, the first of equal
+// values (and of NaNs) is the one reported.
 #include <napi.h>
 
 #include <algorithm>
