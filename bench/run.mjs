@@ -14,13 +14,15 @@
 //                         (default: Glasstorch's get_num_threads())
 //   --budget-ms B         sampling time per cell once 5 samples are in (default 1000; --quick 100)
 //   --max-cell-s S        a cell's time cap: slower calls get fewer samples, flagged * (default 60; --quick 10)
+//   --rounds R            PyTorch's and Glasstorch's samples of a workload taken in R alternating rounds
+//                         (default 3; --quick 1)
 //   --out PATH            results file (--json PATH: the same) (default bench/results/<date>-<host>[-quick].json); --no-save: none
 //   --install-openblas    when OpenBLAS is missing, install it with apt-get (root only)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { timeIt } from "./lib/timing.mjs";
+import { CellTimer, timeIt } from "./lib/timing.mjs";
 import { settle } from "./lib/settle.mjs";
 import { startTorchSide } from "./lib/torch_side_client.mjs";
 import { describeMachine, glasstorchBlas, systemBlas, installOpenBlas, measurePeak, OPENBLAS_APT } from "./lib/machine.mjs";
@@ -45,6 +47,8 @@ const timing = {
   minSamples: 5,
   maxCellMs: Number(opt("--max-cell-s", quick ? 10 : 60)) * 1000,
 };
+
+const rounds = Math.max(1, Number(opt("--rounds", quick ? 1 : 3)));
 
 /** The sampling rules for one workload: a workload's warm_ms (training steps) replaces the default warm-up. */
 const cellTiming = (w) => (w.warm_ms ? { ...timing, warmMs: w.warm_ms } : timing);
@@ -107,36 +111,57 @@ const torchSide = hasTorch
   : null;
 if (torchSide) log(`PyTorch (${PY}, ${threads} threads)`);
 
-// ---- per workload: PyTorch, then Glasstorch's native kernels, then its TypeScript kernels
-// (interleaved, so a change in the machine's load hits every column of a row alike; each side waits
-// while another runs)
-const gtSides = [["native", null], ["ts", "ts"]].filter(([side]) => sides.has(side));
+// ---- per workload, in `rounds` rounds: PyTorch, then Glasstorch's native kernels, then its TypeScript
+// kernels, each side taking its share of the samples in turn (so a change in the machine's load hits
+// every column of a row alike; each side waits while another runs). Each side builds and warms its
+// cell in the first round and keeps it to the last (bench/lib/timing.mjs, CellTimer).
+const gtSides = [["native", null], ["ts", "ts"]].filter(([side]) => sides.has(side) && (side !== "native" || status.loaded));
 if (sides.has("native") && !status.loaded) log(`Glasstorch native side skipped: addon not loaded (${status.reason})`);
-if (gtSides.length) log(`Glasstorch (native kernels: ${status.loaded ? status.addon.capability : "absent"}; TypeScript kernels), ${threads} threads`);
+if (gtSides.length) log(`Glasstorch (native kernels: ${status.loaded ? status.addon.capability : "absent"}; TypeScript kernels), ${threads} threads, ${rounds} round${rounds > 1 ? "s" : ""} per workload`);
+const errorOf = (e) => String(e?.message ?? e).split("\n")[0];
 for (const w of workloads) {
-  if (torchSide && w.params) {
-    const { key, kind, params, warm_ms } = w;
-    let res;
-    try {
-      res = await torchSide.ask({ id: key, kind, params, warm_ms });
-    } catch (e) {
-      res = { error: String(e?.message ?? e) };
+  const cells = new Map(); // side -> {fn, timer} or {error}
+  for (let round = 0; round < rounds; round++) {
+    const last = round === rounds - 1;
+    if (torchSide && w.params) {
+      const { key, kind, params, warm_ms } = w;
+      let res;
+      try {
+        res = await torchSide.ask({ id: key, kind, params, warm_ms, round, rounds });
+      } catch (e) {
+        res = { error: errorOf(e) };
+      }
+      if (last || res.error) {
+        results.get(key).pytorch = res;
+        if (last) log(`  ${"pytorch".padEnd(8)} ${w.id}: ${res.ms !== undefined ? res.ms.toPrecision(4) + " ms" : "error " + res.error}`);
+      }
     }
-    results.get(key).pytorch = res;
-    log(`  ${"pytorch".padEnd(8)} ${w.id}: ${res.ms !== undefined ? res.ms.toPrecision(4) + " ms" : "error " + res.error}`);
+    for (const [side, cap] of gtSides) {
+      await settle();
+      set_cpu_capability(cap);
+      let cell = cells.get(side);
+      try {
+        if (!cell) {
+          torch.manual_seed(0);
+          const fn = (w.gt ?? gtKinds[w.kind])(torch, w.params);
+          cells.set(side, (cell = { fn, timer: new CellTimer(fn, { ...cellTiming(w) }) }));
+          cell.timer.start();
+        }
+        if (!cell.error) cell.timer.round(1 / rounds);
+      } catch (e) {
+        cell = { ...cell, error: errorOf(e) };
+        cells.set(side, cell);
+      }
+      if (last) {
+        cell.fn?.teardown?.();
+        record(side, w, () => {
+          if (cell.error) throw new Error(cell.error);
+          return cell.timer.result();
+        });
+      }
+    }
+    set_cpu_capability(null);
   }
-  for (const [side, cap] of gtSides) {
-    if (side === "native" && !status.loaded) continue;
-    await settle();
-    set_cpu_capability(cap);
-    const build = w.gt ?? gtKinds[w.kind];
-    record(side, w, () => {
-      torch.manual_seed(0);
-      const fn = build(torch, w.params);
-      try { return timeIt(fn, cellTiming(w)); } finally { fn.teardown?.(); }
-    });
-  }
-  set_cpu_capability(null);
 }
 if (torchSide) {
   try {
@@ -277,7 +302,7 @@ console.log(out.join("\n"));
 
 // ---- results file
 const doc = {
-  date: new Date().toISOString(), quick, argv, timing, machine,
+  date: new Date().toISOString(), quick, argv, timing: { ...timing, rounds }, machine,
   threads: { glasstorch: threads, pytorch: torchEnv?.num_threads ?? null, tfjs_wasm: tfInfo["tfjs-backend-wasm"]?.threads ?? null, tfjs_cpu: tfInfo["tfjs-backend-cpu"] ? 1 : null },
   glasstorch: { version: JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8")).version, native: status, blas: gtBlas },
   pytorch: torchEnv, system_blas: sysBlas, tfjs: tfInfo,

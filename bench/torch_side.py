@@ -1,11 +1,13 @@
 """The PyTorch side of `npm run bench` (bench/run.mjs), one process asked workload by workload: the
-first stdin line is {threads, timing}; then each line is one workload {id, kind, params, warm_ms},
-answered with one JSON line {id, result} (its median, or the error); a line "done" is answered with
+first stdin line is {threads, timing}; then each line is one round of one workload {id, kind, params,
+warm_ms, round, rounds}, answered with one JSON line {id, result} (the median of its rounds so far, or
+the error; the workload is built at round 0 and kept to its last round); a line "done" is answered with
 the environment (torch version, threads, which BLAS library the process mapped) and ends the process.
-run.mjs asks between Glasstorch's cells of the same workload, so both sides of a row are measured at
-the same moment of the machine's load. The workloads mirror bench/workloads.mjs kind by kind; the
+run.mjs asks for each round between Glasstorch's rounds of the same workload, so both sides of a row
+are measured at the same moments of the machine's load. The workloads mirror bench/workloads.mjs kind by kind; the
 sampling rules mirror bench/lib/timing.mjs."""
 import json
+import math
 import os
 import platform
 import statistics
@@ -20,43 +22,78 @@ spec = json.loads(sys.stdin.readline())
 torch.set_num_threads(int(spec["threads"]))
 
 
-def time_it(fn, budget_ms=1000.0, min_samples=5, max_cell_ms=60000.0, warm_ms=200.0):
-    """bench/lib/timing.mjs's timeIt, the same steps."""
-    now = lambda: time.perf_counter() * 1000.0
-    t0 = now()
-    fn()
-    first = now() - t0
-    if first > max_cell_ms / 2:
-        return {"ms": first, "samples": 1, "batch": 1, "flagged": True}
-    typical = first  # a call's time once warm: the last warm-up call's
-    for i in range(2):
-        if (i + 2) * first < max_cell_ms / 4:
-            t0 = now()
-            fn()
-            typical = now() - t0
-    batch = 1
-    if typical < 1:
-        while True:
-            t0 = now()
-            for _ in range(batch):
-                fn()
-            if now() - t0 >= 1 or batch >= 1 << 20:
-                break
-            batch *= 2
-    if typical * batch < max_cell_ms / 8:
-        warm_start = now()
-        while now() - warm_start < warm_ms:
-            for _ in range(batch):
-                fn()
-    want = max(1, min(min_samples, int(max_cell_ms // max(typical * batch, 1e-9))))
-    times = []
-    start = now()
-    while len(times) < want or (now() - start < budget_ms and len(times) < 50):
+class CellTimer:
+    """bench/lib/timing.mjs's CellTimer, the same steps: start() (steps 1-3), round(share) (step 4 for a
+    share of the samples and budget; a later round re-warms first), result() (step 5 over all rounds)."""
+
+    def __init__(self, fn, budget_ms=1000.0, min_samples=5, max_cell_ms=60000.0, warm_ms=200.0, rewarm_ms=20.0):
+        self.fn, self.budget_ms, self.min_samples, self.max_cell_ms = fn, budget_ms, min_samples, max_cell_ms
+        self.warm_ms, self.rewarm_ms = warm_ms, rewarm_ms
+        self.times, self.batch, self.single, self.rounds = [], 1, False, 0
+
+    def start(self):
+        fn, max_cell_ms = self.fn, self.max_cell_ms
         t0 = now()
-        for _ in range(batch):
-            fn()
-        times.append((now() - t0) / batch)
-    return {"ms": statistics.median(times), "samples": len(times), "batch": batch, "flagged": len(times) < min_samples}
+        fn()
+        first = now() - t0
+        if first > max_cell_ms / 2:
+            self.single = True
+            self.times.append(first)
+            return self
+        typical = first  # a call's time once warm: the last warm-up call's
+        for i in range(2):
+            if (i + 2) * first < max_cell_ms / 4:
+                t0 = now()
+                fn()
+                typical = now() - t0
+        batch = 1
+        if typical < 1:
+            while True:
+                t0 = now()
+                for _ in range(batch):
+                    fn()
+                if now() - t0 >= 1 or batch >= 1 << 20:
+                    break
+                batch *= 2
+        self.batch = batch
+        self.warmable = typical * batch < max_cell_ms / 8
+        if self.warmable:
+            self._calls_for(self.warm_ms)
+        self.want = max(1, min(self.min_samples, int(max_cell_ms // max(typical * batch, 1e-9))))
+        return self
+
+    def _calls_for(self, ms):
+        start = now()
+        while now() - start < ms:
+            for _ in range(self.batch):
+                self.fn()
+
+    def round(self, share=1.0):
+        if self.single:
+            return self
+        if self.rounds > 0 and self.warmable:
+            self._calls_for(self.rewarm_ms)
+        self.rounds += 1
+        want = math.ceil(self.want * share)
+        most = max(want, math.floor(50 * share))
+        budget = self.budget_ms * share
+        fn, batch, times = self.fn, self.batch, self.times
+        start = now()
+        n = 0
+        while n < want or (now() - start < budget and n < most):
+            t0 = now()
+            for _ in range(batch):
+                fn()
+            times.append((now() - t0) / batch)
+            n += 1
+        return self
+
+    def result(self):
+        return {"ms": statistics.median(self.times), "samples": len(self.times), "batch": self.batch, "flagged": len(self.times) < self.min_samples}
+
+
+def now():
+    return time.perf_counter() * 1000.0
 
 
 # One builder per workload kind: (params) -> a zero-argument function doing one unit of work.
@@ -171,18 +208,29 @@ def blas_libraries():
 
 
 timing = spec.get("timing", {})
+cell = None  # the workload being timed: {id, timer} or {id, error}, kept from its first round to its last
 for line in sys.stdin:
     if line.strip() == "done":
         break
     w = json.loads(line)
+    rnd, rounds = w.get("round", 0), w.get("rounds", 1)
     try:
-        torch.manual_seed(0)
-        fn = BUILDERS[w["kind"]](w["params"])
-        result = time_it(fn, timing.get("budgetMs", 1000), timing.get("minSamples", 5), timing.get("maxCellMs", 60000), w.get("warm_ms") or timing.get("warmMs", 200))
+        if rnd == 0 or cell is None or cell["id"] != w["id"]:
+            cell = None  # the last cell's tensors are freed before this one, as Glasstorch's are collected
+            torch.manual_seed(0)
+            fn = BUILDERS[w["kind"]](w["params"])
+            cell = {"id": w["id"], "timer": CellTimer(fn, timing.get("budgetMs", 1000), timing.get("minSamples", 5), timing.get("maxCellMs", 60000),
+                                                      w.get("warm_ms") or timing.get("warmMs", 200)).start()}
+        if "error" in cell:
+            result = {"error": cell["error"]}
+        else:
+            result = cell["timer"].round(1.0 / rounds).result()
     except Exception as e:  # a workload PyTorch cannot run is reported, not fatal
-        result = {"error": f"{type(e).__name__}: {e}"}
+        cell = {"id": w["id"], "error": f"{type(e).__name__}: {e}"}
+        result = {"error": cell["error"]}
         traceback.print_exc(file=sys.stderr)
-    fn = None  # the cell's tensors are freed before the next cell, as Glasstorch's are collected
+    if rnd + 1 >= rounds:
+        cell = None
     print(json.dumps({"id": w["id"], "result": result}), flush=True)
 
 config = torch.__config__.show()

@@ -14,7 +14,7 @@ const hasTorch = spawnSync("/usr/bin/python3", ["-c", "import torch"], { stdio: 
 if (!hasTorch) console.warn("[bench smoke] PyTorch side skipped: /usr/bin/python3 cannot import torch");
 
 describe("bench/run.mjs", () => {
-  it("times a tiny matmul and a 1-element add on every side and writes valid JSON", () => {
+  it("times a tiny matmul and a 1-element add on every side, in two rounds, and writes valid JSON", () => {
     const dir = mkdtempSync(join(tmpdir(), "gt-bench-"));
     try {
       const out = join(dir, "r.json");
@@ -22,7 +22,7 @@ describe("bench/run.mjs", () => {
       const r = spawnSync(
         process.execPath,
         ["bench/run.mjs", "--quick", "--group", "kernels", "--filter", "matmul 64x64", "--filter", "(per-op overhead)",
-          "--sides", sides.join(","), "--budget-ms", "5", "--max-cell-s", "2", "--out", out],
+          "--sides", sides.join(","), "--budget-ms", "5", "--max-cell-s", "2", "--rounds", "2", "--out", out],
         { cwd: root, encoding: "utf8" },
       );
       expect(r.stderr + r.stdout).not.toMatch(/error/i);
@@ -31,13 +31,15 @@ describe("bench/run.mjs", () => {
       const doc = JSON.parse(readFileSync(out, "utf8"));
       expect(typeof doc.machine.cpu.model).toBe("string");
       expect(doc.threads.glasstorch).toBeGreaterThanOrEqual(1);
+      expect(doc.timing.rounds).toBe(2);
       expect(doc.workloads.map((w: { id: string }) => w.id)).toEqual(["matmul 64x64", "matmul 64x64 (GC-freed)", "add 1-element (per-op overhead)"]);
       const expected = sides.filter((s) => s !== "native" || doc.glasstorch.native.loaded);
       for (const w of doc.workloads) {
         // tf.tidy always disposes the result: a "(GC-freed)" row has no tfjs twin
         for (const s of w.params.free === "gc" ? expected.filter((s) => s !== "wasm" && s !== "cpu") : expected) {
           expect(w.results[s].ms, `${w.id} on ${s}`).toBeGreaterThan(0);
-          expect(w.results[s].samples).toBeGreaterThanOrEqual(1);
+          // 5 samples wanted: 3 per round, PyTorch's rounds (bench/torch_side.py) and Glasstorch's alike
+          expect(w.results[s].samples, `${w.id} on ${s}`).toBeGreaterThanOrEqual(s === "wasm" || s === "cpu" ? 5 : 6);
         }
         if (doc.glasstorch.native.loaded && hasTorch) expect(w.ratios.native_vs_pytorch).toBeCloseTo(w.results.pytorch.ms / w.results.native.ms, 10);
       }
