@@ -7,8 +7,8 @@
 namespace glasstorch {
 
 // c10::ScalarType codes, as engine/c10/ScalarType.ts numbers them
-enum DType : int { kByte = 0, kChar = 1, kShort = 2, kInt = 3, kLong = 4, kHalf = 5, kFloat = 6, kDouble = 7, kBool = 11 };
-constexpr int kNumDTypes = 12;
+enum DType : int { kByte = 0, kChar = 1, kShort = 2, kInt = 3, kLong = 4, kHalf = 5, kFloat = 6, kDouble = 7, kBool = 11, kBFloat16 = 15 };
+constexpr int kNumDTypes = 16;
 
 enum BinaryOp : int { kAdd = 0, kMul = 1, kDiv = 2, kNumBinaryOps };
 enum UnaryOp : int { kNeg = 0, kAbs, kSqrt, kExp, kLog, kTanh, kSigmoid, kNumUnaryOps };

@@ -13,6 +13,7 @@ import { describe, it, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { bfloat16BitsToNumber, halfBitsToNumber } from "../../../engine/c10/util/Half.js";
 import { bestIsa, kernelsRan, nativeIt, nativeStatus, runnableIsas, underTs } from "../../support/native_paths.js";
 
 // these tests check the native kernels themselves, on tiny operands too: no size cut-over to TypeScript
@@ -159,19 +160,21 @@ function binaryLayouts(dtype: torch.dtype, rows: number, cols: number): [string,
 
 const SIZES = [0, 1, 7, 16, 17, 33, 257];
 
+/** The binary ops every dtype runs natively: [name, op, stub]. */
+const arith: [string, (a: torch.Tensor, b: any) => torch.Tensor, string][] = [
+  ["add", (a, b) => torch.add(a, b), "add_stub"],
+  ["mul", (a, b) => torch.mul(a, b), "mul_stub"],
+  ["maximum", (a, b) => torch.maximum(a, typeof b === "object" ? b : torch.tensor(b, { dtype: a.dtype })), "maximum_stub"],
+  ["minimum", (a, b) => torch.minimum(a, typeof b === "object" ? b : torch.tensor(b, { dtype: a.dtype })), "minimum_stub"],
+  ["eq", (a, b) => torch.eq(a, b), "eq_stub"],
+  ["ne", (a, b) => torch.ne(a, b), "ne_stub"],
+  ["lt", (a, b) => torch.lt(a, b), "lt_stub"],
+  ["le", (a, b) => torch.le(a, b), "le_stub"],
+  ["gt", (a, b) => torch.gt(a, b), "gt_stub"],
+  ["ge", (a, b) => torch.ge(a, b), "ge_stub"],
+];
+
 describe("binary ops: native vs TS, every dtype and layout", () => {
-  const arith: [string, (a: torch.Tensor, b: any) => torch.Tensor, string][] = [
-    ["add", (a, b) => torch.add(a, b), "add_stub"],
-    ["mul", (a, b) => torch.mul(a, b), "mul_stub"],
-    ["maximum", (a, b) => torch.maximum(a, typeof b === "object" ? b : torch.tensor(b, { dtype: a.dtype })), "maximum_stub"],
-    ["minimum", (a, b) => torch.minimum(a, typeof b === "object" ? b : torch.tensor(b, { dtype: a.dtype })), "minimum_stub"],
-    ["eq", (a, b) => torch.eq(a, b), "eq_stub"],
-    ["ne", (a, b) => torch.ne(a, b), "ne_stub"],
-    ["lt", (a, b) => torch.lt(a, b), "lt_stub"],
-    ["le", (a, b) => torch.le(a, b), "le_stub"],
-    ["gt", (a, b) => torch.gt(a, b), "gt_stub"],
-    ["ge", (a, b) => torch.ge(a, b), "ge_stub"],
-  ];
   for (const dtype of ALL_DTYPES) {
     native(`${dtype}: add, sub (alpha), mul, div, maximum, minimum, comparisons`, () => {
       for (const [lname, a, b] of binaryLayouts(dtype, 10, 35)) {
@@ -207,7 +210,7 @@ describe("binary ops: native vs TS, every dtype and layout", () => {
     const a = data(50, torch.float32), b = data(50, torch.int32);
     expect(kernelsRan(() => torch.add(a, b))).toEqual(["add_stub:ts"]);
     expect(kernelsRan(() => torch.lt(a, b))).toEqual(["lt_stub:ts"]);
-    expect(kernelsRan(() => torch.add(torch.ones(3, { dtype: torch.float16 }), 1))).toEqual(["add_stub:ts"]);
+    expect(kernelsRan(() => torch.add(torch.ones(3, { dtype: torch.float16 }), torch.ones(3, { dtype: torch.bfloat16 })))).toEqual(["add_stub:ts"]); // (computed in float32)
     // a 0-d operand of another dtype is converted once and still runs natively
     expect(kernelsRan(() => torch.add(a, torch.tensor(2, { dtype: torch.int64 })))).toEqual(["add_stub:native"]);
   });
@@ -361,6 +364,90 @@ describe("copy_: casts, contiguous(), broadcast", () => {
     const y = torch.arange(10, { dtype: torch.float32 });
     expect(kernelsRan(() => y.get("5:").copy_(y.get(":5")))).toEqual(["copy_stub:ts"]);
   });
+});
+
+describe("float16 and bfloat16: computed in float, rounded once", () => {
+  const REDUCED = [torch.float16, torch.bfloat16];
+  for (const dtype of REDUCED) {
+    native(`${dtype}: add, sub (alpha), mul, div, maximum, minimum, comparisons, every layout`, () => {
+      for (const [lname, a, b] of binaryLayouts(dtype, 10, 35)) {
+        for (const [name, f, stub] of arith) check(`${name} ${lname}`, () => f(a, b), stub);
+        check(`sub ${lname}`, () => torch.sub(a, b), "add_stub");
+        check(`add alpha ${lname}`, () => torch.add(a, b, { alpha: 2.7 }), "add_stub"); // alpha rounds to float, not to the dtype
+        check(`div ${lname}`, () => torch.div(a, b), "div_true_stub");
+      }
+    }, 60_000);
+    native(`${dtype}: neg, abs, clamp with Tensor bounds; edge sizes across the conversion blocks; out= and in place`, () => {
+      for (const n of [...SIZES, 255, 256, 513, 40_000]) {
+        const x = data(n, dtype), y = data(n, dtype, 5);
+        check(`neg n=${n}`, () => torch.neg(x), "neg_stub");
+        check(`abs n=${n}`, () => torch.abs(x), "abs_stub");
+        check(`clamp(min=Tensor) n=${n}`, () => torch.clamp(x, { min: y }), "maximum_stub");
+        check(`clamp(max=Tensor) n=${n}`, () => torch.clamp(x, { max: y }), "minimum_stub");
+        check(`mul n=${n}`, () => torch.mul(x, y), "mul_stub");
+      }
+      const a = data(6 * 10, dtype).reshape(6, 10), b = data(10, dtype, 5);
+      check("mul out= strided", () => {
+        const out = torch.zeros(10, 12, { dtype }).get(":", "1:7").t();
+        torch.mul(a, b, { out });
+        return out;
+      }, "mul_stub");
+      check("add_ in place", () => a.clone().add_(b), "add_stub");
+      check("le out= strided bool", () => {
+        const out = torch.zeros(6, 20, { dtype: torch.bool }).get(":", "::2");
+        torch.le(a, b, { out });
+        return out;
+      }, "le_stub");
+    }, 60_000);
+  }
+  native("bfloat16 sqrt, threshold, clamp with Scalar bounds; float16 gets the TS kernel's error for them", () => {
+    for (const [lname, x] of [["contiguous", data(300, torch.bfloat16)], ["strided", data(300, torch.bfloat16).get("1::3")]] as const) {
+      check(`sqrt ${lname}`, () => torch.sqrt(positive(x)), "sqrt_stub");
+      check(`threshold ${lname}`, () => torch.nn.functional.threshold(x, 1, -5), "threshold_stub");
+      check(`relu ${lname}`, () => torch.relu(x), "clamp_min_scalar_stub");
+      check(`clamp ${lname}`, () => torch.clamp(x, -2.01, 3), "clamp_scalar_stub");
+    }
+    const h = data(40, torch.float16);
+    expect(() => torch.sqrt(h)).toThrow(`"sqrt_vml_cpu" not implemented for 'Half'`);
+    expect(() => torch.relu(h)).toThrow(`"clamp_min_cpu" not implemented for 'Half'`);
+    expect(() => torch.clamp(h, -1, 1)).toThrow(`"clamp_scalar_cpu" not implemented for 'Half'`);
+    expect(() => torch.nn.functional.threshold(h, 1, 0)).toThrow(`"threshold_cpu" not implemented for 'Half'`);
+    // ops without a native 16-bit loop run the TS kernel
+    const b = data(40, torch.bfloat16);
+    expect(kernelsRan(() => torch.exp(b))).toEqual(["exp_stub:ts"]);
+  });
+  native("casts: to and from every dtype, contiguous and strided", () => {
+    for (const red of REDUCED) {
+      const src = data(7 * 41, torch.float64).mul(1e3).to(red).reshape(7, 41);
+      for (const other of [...ALL_DTYPES, ...REDUCED]) {
+        const from = other.is_floating_point ? data(7 * 41, torch.float64).mul(1e3).to(other) : data(7 * 41, other);
+        if (other !== red) {
+          check(`${red} -> ${other}`, () => src.to(other), "copy_stub");
+          check(`${other} -> ${red}`, () => from.reshape(7, 41).to(red), "copy_stub");
+        }
+        check(`${other} -> ${red} transposed`, () => torch.empty(41, 7, { dtype: red }).copy_(from.reshape(7, 41).t()), "copy_stub");
+      }
+    }
+  }, 60_000);
+  native("float32 -> 16 bits: every float16 value, the midpoints between neighbours (ties to even), overflow, subnormals, NaN", () => {
+    // every float16 value and the midpoint above it (exact in float32), plus the edges
+    const patterns = Array.from({ length: 65536 }, (_, i) => i);
+    const all16 = torch.tensor(patterns.map(halfBitsToNumber), { dtype: torch.float32 });
+    const mid = torch.tensor(patterns.map((h) => (halfBitsToNumber(h) + halfBitsToNumber(h + 1)) / 2), { dtype: torch.float32 });
+    const midBf16 = torch.tensor(patterns.map((h) => (bfloat16BitsToNumber(h) + bfloat16BitsToNumber(h + 1)) / 2), { dtype: torch.float32 });
+    const edges = torch.tensor([65504, 65519.99, 65520, 65536, 1e-8, 2 ** -25, 2 ** -25 * 1.0001, 2 ** -24, 3 * 2 ** -26, 1e-45, -0, NaN, -NaN, Infinity, -Infinity,
+      3.4e38, 1 + 2 ** -8, 1 + 2 ** -8 + 2 ** -20, 1 + 3 * 2 ** -8]);
+    for (const [name, x] of [["float16 values", all16], ["float16 midpoints", mid], ["bfloat16 midpoints", midBf16], ["edges", edges]] as const) {
+      for (const red of REDUCED) check(`${name} -> ${red}`, () => x.to(red), "copy_stub");
+    }
+    // and back: every float16 and bfloat16 value to float32 and float64 (NaN payloads compare as NaN)
+    const h16 = underTs(() => all16.to(torch.float16));
+    const b16 = underTs(() => torch.tensor(patterns.map(bfloat16BitsToNumber), { dtype: torch.float32 }).to(torch.bfloat16));
+    for (const to of [torch.float32, torch.float64]) {
+      check(`float16 values -> ${to}`, () => h16.to(to), "copy_stub");
+      check(`bfloat16 values -> ${to}`, () => b16.to(to), "copy_stub");
+    }
+  }, 60_000);
 });
 
 describe("reductions: native vs TS", () => {

@@ -11,9 +11,13 @@
 //   div, sqrt, rsqrt, reciprocal, exp, log, tanh, sigmoid, silu, sin, cos, erf, pow(Tensor, Scalar)
 //     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp: float32, float64
 //   gelu (both approximations): float32
-//   copy_ (contiguous(), .to()): every pair of those dtypes and bool, when source and destination
-//     do not share a storage (an overlapping copy's order is the TS kernel's business)
-// float16 and bfloat16 stay in TypeScript.
+//   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
+//     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
+//   float16 and bfloat16, computed in float a block at a time and rounded once (where the TS kernel
+//     takes the dtype: its AT_DISPATCH list): add, mul, div, maximum/minimum, the comparisons, neg,
+//     abs, sqrt (bfloat16), threshold and clamp with Scalar bounds (bfloat16). Their other ops stay
+//     in TypeScript: the float transcendentals are within 1 ulp of the TS kernels' double ones, not
+//     always equal, and a 16-bit rounding can turn that into a different element.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { typedView, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
@@ -37,6 +41,8 @@ import {
 import { scalar_to } from "../unary/ScalarConvert.js";
 import { silu_stub, GeluKernel, threshold_stub } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
+import { ALL_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
+import { bfloat16BitsFromNumber, halfBitsFromNumber } from "../../../c10/util/Half.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 import { registerReductionKernels } from "./NativeReductions.js";
 
@@ -49,10 +55,12 @@ export const PwOp = {
   lerpScalar: 34, addcmul: 35, addcdiv: 36, lerpTensor: 37,
 } as const;
 
-const { Byte, Char, Short, Int, Long, Float, Double, Bool } = ScalarType;
-/** The dtypes the pointwise table has loops for. */
-const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double, Bool]);
+const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
+/** The dtypes the pointwise table has loops for (float16/bfloat16: some ops, the rest return false). */
+const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16]);
 const FLOATING = new Set<ScalarType>([Float, Double]);
+/** threshold's and clamp(Scalar)'s TS kernels refuse float16 (AT_DISPATCH over these). */
+const REAL_AND_BFLOAT16: readonly ScalarType[] = ALL_TYPES_AND_BFLOAT16;
 
 /** Strides of t seen in the iterator's shape: 0 along the dims it is broadcast over. */
 function broadcastStrides(impl: TensorImpl, shape: readonly number[], into: Float64Array, at: number): void {
@@ -80,6 +88,8 @@ function scalarOperand(impl: TensorImpl, t: ScalarType): TypedView {
     case Int: return new Int32Array([v]);
     case Short: return new Int16Array([v]);
     case Char: return new Int8Array([v]);
+    case Half: return new Uint16Array([halfBitsFromNumber(v)]);
+    case BFloat16: return new Uint16Array([bfloat16BitsFromNumber(v)]);
     default: return new Uint8Array([v]); // uint8, bool
   }
 }
@@ -161,6 +171,8 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   };
   const simple = (op: number) => (iter: TensorIterator) => run(op, iter, scalars());
   const floating = (op: number) => (iter: TensorIterator) => FLOATING.has(iter.commonDtype.scalarType) && run(op, iter, scalars());
+  /** An op whose TS kernel takes only `types` (its AT_DISPATCH list): other dtypes get its error there. */
+  const within = (types: readonly ScalarType[], op: number) => (iter: TensorIterator) => types.includes(iter.commonDtype.scalarType) && run(op, iter, scalars());
 
   // ---- binary ----
   add_stub.register("native", (iter, alpha) => {
@@ -169,7 +181,7 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
     return run(PwOp.add, iter, scalars(a));
   });
   mul_stub.register("native", simple(PwOp.mul));
-  div_true_stub.register("native", floating(PwOp.div));
+  div_true_stub.register("native", within([Float, Double, Half, BFloat16], PwOp.div));
   maximum_stub.register("native", simple(PwOp.maximum));
   minimum_stub.register("native", simple(PwOp.minimum));
   clamp_maximum_stub.register("native", simple(PwOp.maximumTie2));
@@ -183,7 +195,7 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   ge_stub.register("native", compare(PwOp.ge));
   threshold_stub.register("native", (iter, threshold, value) => {
     const t = iter.commonDtype.scalarType;
-    if (!NATIVE_DTYPES.has(t) || t === Bool) return false;
+    if (!REAL_AND_BFLOAT16.includes(t)) return false;
     const th = scalarAs(threshold, t), v = scalarAs(value, t);
     return th !== null && v !== null && run(PwOp.threshold, iter, scalars(th, v));
   });
@@ -191,7 +203,7 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   // ---- unary ----
   neg_stub.register("native", (iter) => iter.commonDtype.scalarType !== Bool && run(PwOp.neg, iter, scalars()));
   abs_stub.register("native", (iter) => iter.commonDtype.scalarType !== Bool && run(PwOp.abs, iter, scalars()));
-  sqrt_stub.register("native", floating(PwOp.sqrt));
+  sqrt_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.sqrt));
   rsqrt_stub.register("native", floating(PwOp.rsqrt));
   reciprocal_stub.register("native", floating(PwOp.reciprocal));
   exp_stub.register("native", floating(PwOp.exp));
@@ -212,7 +224,7 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   /** clamp with Scalar bounds computes in the output's dtype. */
   const clampScalar = (op: number) => (iter: TensorIterator, lo: Scalar, hi?: Scalar): boolean => {
     const t = iter.output.dtype.scalarType;
-    if (!NATIVE_DTYPES.has(t) || t === Bool || iter.commonDtype.scalarType !== t) return false;
+    if (!REAL_AND_BFLOAT16.includes(t) || iter.commonDtype.scalarType !== t) return false;
     const a = scalarAs(lo, t), b = hi === undefined ? a : scalarAs(hi, t);
     return a !== null && b !== null && run(op, iter, scalars(a, b));
   };
