@@ -377,11 +377,12 @@ describe("float16 and bfloat16: computed in float, rounded once", () => {
         check(`div ${lname}`, () => torch.div(a, b), "div_true_stub");
       }
     }, 60_000);
-    native(`${dtype}: neg, abs, clamp with Tensor bounds; edge sizes across the conversion blocks; out= and in place`, () => {
+    native(`${dtype}: neg, abs, reciprocal, clamp with Tensor bounds; edge sizes across the conversion blocks; out= and in place`, () => {
       for (const n of [...SIZES, 255, 256, 513, 40_000]) {
         const x = data(n, dtype), y = data(n, dtype, 5);
         check(`neg n=${n}`, () => torch.neg(x), "neg_stub");
         check(`abs n=${n}`, () => torch.abs(x), "abs_stub");
+        check(`reciprocal n=${n}`, () => torch.reciprocal(x), "reciprocal_stub");
         check(`clamp(min=Tensor) n=${n}`, () => torch.clamp(x, { min: y }), "maximum_stub");
         check(`clamp(max=Tensor) n=${n}`, () => torch.clamp(x, { max: y }), "minimum_stub");
         check(`mul n=${n}`, () => torch.mul(x, y), "mul_stub");
@@ -400,15 +401,17 @@ describe("float16 and bfloat16: computed in float, rounded once", () => {
       }, "le_stub");
     }, 60_000);
   }
-  native("bfloat16 sqrt, threshold, clamp with Scalar bounds; float16 gets the TS kernel's error for them", () => {
+  native("bfloat16 sqrt, rsqrt, threshold, clamp with Scalar bounds; float16 gets the TS kernel's error for them", () => {
     for (const [lname, x] of [["contiguous", data(300, torch.bfloat16)], ["strided", data(300, torch.bfloat16).get("1::3")]] as const) {
       check(`sqrt ${lname}`, () => torch.sqrt(positive(x)), "sqrt_stub");
+      check(`rsqrt ${lname}`, () => torch.rsqrt(x), "rsqrt_stub");
       check(`threshold ${lname}`, () => torch.nn.functional.threshold(x, 1, -5), "threshold_stub");
       check(`relu ${lname}`, () => torch.relu(x), "clamp_min_scalar_stub");
       check(`clamp ${lname}`, () => torch.clamp(x, -2.01, 3), "clamp_scalar_stub");
     }
     const h = data(40, torch.float16);
     expect(() => torch.sqrt(h)).toThrow(`"sqrt_vml_cpu" not implemented for 'Half'`);
+    expect(() => torch.rsqrt(h)).toThrow(`"rsqrt_cpu" not implemented for 'Half'`);
     expect(() => torch.relu(h)).toThrow(`"clamp_min_cpu" not implemented for 'Half'`);
     expect(() => torch.clamp(h, -1, 1)).toThrow(`"clamp_scalar_cpu" not implemented for 'Half'`);
     expect(() => torch.nn.functional.threshold(h, 1, 0)).toThrow(`"threshold_cpu" not implemented for 'Half'`);

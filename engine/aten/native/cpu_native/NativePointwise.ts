@@ -15,7 +15,7 @@
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   float16 and bfloat16, computed in float a block at a time and rounded once (where the TS kernel
 //     takes the dtype: its AT_DISPATCH list): add, mul, div, maximum/minimum, the comparisons, neg,
-//     abs, sqrt (bfloat16), threshold and clamp with Scalar bounds (bfloat16). Their other ops stay
+//     abs, reciprocal, sqrt and rsqrt (bfloat16), threshold and clamp with Scalar bounds (bfloat16). Their other ops stay
 //     in TypeScript: the float transcendentals are within 1 ulp of the TS kernels' double ones, not
 //     always equal, and a 16-bit rounding can turn that into a different element.
 
@@ -41,7 +41,7 @@ import {
 import { scalar_to } from "../unary/ScalarConvert.js";
 import { silu_stub, GeluKernel, threshold_stub } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
-import { ALL_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
+import { ALL_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_HALF } from "../unary/Dispatch.js";
 import { bfloat16BitsFromNumber, halfBitsFromNumber } from "../../../c10/util/Half.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 import { registerReductionKernels } from "./NativeReductions.js";
@@ -204,8 +204,8 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   neg_stub.register("native", (iter) => iter.commonDtype.scalarType !== Bool && run(PwOp.neg, iter, scalars()));
   abs_stub.register("native", (iter) => iter.commonDtype.scalarType !== Bool && run(PwOp.abs, iter, scalars()));
   sqrt_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.sqrt));
-  rsqrt_stub.register("native", floating(PwOp.rsqrt));
-  reciprocal_stub.register("native", floating(PwOp.reciprocal));
+  rsqrt_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.rsqrt));
+  reciprocal_stub.register("native", within(FLOATING_TYPES_AND_HALF, PwOp.reciprocal));
   exp_stub.register("native", floating(PwOp.exp));
   log_stub.register("native", floating(PwOp.log));
   tanh_stub.register("native", floating(PwOp.tanh));
