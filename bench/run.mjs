@@ -126,6 +126,7 @@ for (const w of workloads) {
     if (torchSide && w.params) {
       const { key, kind, params, warm_ms } = w;
       let res;
+      await settle(); // Glasstorch's garbage collected now, not by V8's threads during PyTorch's round
       try {
         res = await torchSide.ask({ id: key, kind, params, warm_ms, round, rounds });
       } catch (e) {
