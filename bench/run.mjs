@@ -145,7 +145,7 @@ for (const w of workloads) {
         if (!cell) {
           torch.manual_seed(0);
           const fn = (w.gt ?? gtKinds[w.kind])(torch, w.params);
-          cells.set(side, (cell = { fn, timer: new CellTimer(fn, { ...cellTiming(w) }) }));
+          cells.set(side, (cell = { fn, timer: new CellTimer(fn, cellTiming(w)) }));
           cell.timer.start();
         }
         if (!cell.error) cell.timer.round(1 / rounds);

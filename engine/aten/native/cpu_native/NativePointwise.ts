@@ -15,9 +15,9 @@
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   float16 and bfloat16, computed in float a block at a time and rounded once (where the TS kernel
 //     takes the dtype: its AT_DISPATCH list): add, mul, div, maximum/minimum, the comparisons, neg,
-//     abs, reciprocal, sqrt and rsqrt (bfloat16), threshold and clamp with Scalar bounds (bfloat16). Their other ops stay
-//     in TypeScript: the float transcendentals are within 1 ulp of the TS kernels' double ones, not
-//     always equal, and a 16-bit rounding can turn that into a different element.
+//     abs, reciprocal; bfloat16 also sqrt, rsqrt, threshold and clamp with Scalar bounds. Their other
+//     ops stay in TypeScript: the float transcendentals are within 1 ulp of the TS kernels' double
+//     ones, not always equal, and a 16-bit rounding can turn that into a different element.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { typedView, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
