@@ -4,8 +4,8 @@ warm_ms, round, rounds}, answered with one JSON line {id, result} (the median of
 the error; the workload is built at round 0 and kept to its last round); a line "done" is answered with
 the environment (torch version, threads, which BLAS library the process mapped) and ends the process.
 run.mjs asks for each round between Glasstorch's rounds of the same workload, so both sides of a row
-are measured at the same moments of the machine's load. The workloads mirror bench/workloads.mjs kind by kind; the
-sampling rules mirror bench/lib/timing.mjs."""
+are measured at the same moments of the machine's load. The workloads mirror bench/workloads.mjs kind
+by kind; the sampling rules mirror bench/lib/timing.mjs (CellTimer)."""
 import json
 import math
 import os
