@@ -40,6 +40,7 @@ const f64bits = new BigInt64Array(1), f64view = new Float64Array(f64bits.buffer)
 function ulps(a: number, b: number, dtype: torch.dtype): number {
   if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b) ? 0 : Infinity;
   if (Object.is(a, b)) return 0;
+  if (dtype === torch.bfloat16) return ulps(a, b, torch.float32) / 65536; // bfloat16 values are float32 with 16 zero bits
   if (dtype === torch.float32) {
     const key = (x: number) => {
       f32view[0] = x;
@@ -64,7 +65,7 @@ function expectSame(got: torch.Tensor, want: torch.Tensor, what: string, maxUlps
   expect(got.stride(), what).toEqual(want.stride());
   const g = flat(got), w = flat(want);
   expect(g.length, what).toBe(w.length);
-  if (got.dtype === torch.float32 || got.dtype === torch.float64) {
+  if (got.dtype === torch.float32 || got.dtype === torch.float64 || got.dtype === torch.bfloat16) {
     let worst = 0, at = -1;
     for (let i = 0; i < g.length; i++) {
       const u = ulps(g[i] as number, w[i] as number, got.dtype);
@@ -417,7 +418,62 @@ describe("float16 and bfloat16: computed in float, rounded once", () => {
     expect(() => torch.nn.functional.threshold(h, 1, 0)).toThrow(`"threshold_cpu" not implemented for 'Half'`);
     // ops without a native 16-bit loop run the TS kernel
     const b = data(40, torch.bfloat16);
-    expect(kernelsRan(() => torch.exp(b))).toEqual(["exp_stub:ts"]);
+    expect(kernelsRan(() => torch.nn.functional.silu(b))).toEqual(["silu_stub:ts"]);
+  });
+  const bf16Transcendental: [string, (x: torch.Tensor) => torch.Tensor, string][] = [
+    ["exp", (x) => torch.exp(x), "exp_stub"],
+    ["log", (x) => torch.log(positive(x)), "log_stub"],
+    ["tanh", (x) => torch.tanh(x), "tanh_stub"],
+    ["sigmoid", (x) => torch.sigmoid(x), "sigmoid_stub"],
+    ["sin", (x) => torch.sin(x), "sin_stub"],
+    ["cos", (x) => torch.cos(x), "cos_stub"],
+    ["erf", (x) => torch.erf(x), "erf_stub"],
+  ];
+  native("bfloat16 exp, log, tanh, sigmoid, sin, cos, erf: within one bfloat16 ulp of the TS kernels, every layout", () => {
+    for (const [name, f, stub] of bf16Transcendental) {
+      for (const n of [...SIZES, 255, 256, 513, 40_000]) check(`${name} n=${n}`, () => f(data(n, torch.bfloat16)), stub, 1);
+      const x = data(300, torch.bfloat16);
+      check(`${name} strided`, () => f(x.get("1::3")), stub, 1);
+      check(`${name} transposed`, () => f(x.reshape(20, 15).t()), stub, 1);
+    }
+    const x = data(300, torch.bfloat16).reshape(15, 20);
+    check("exp out= strided", () => {
+      const out = torch.zeros(20, 30, { dtype: torch.bfloat16 }).get(":", "::2").t();
+      torch.exp(x, { out });
+      return out;
+    }, "exp_stub", 1);
+    check("sigmoid_ in place", () => x.clone().sigmoid_(), "sigmoid_stub", 1);
+    // float16 has no vml kernel in PyTorch 1.13: the TS kernel's error, as before
+    expect(() => torch.exp(data(40, torch.float16))).toThrow(`"exp_vml_cpu" not implemented for 'Half'`);
+  }, 60_000);
+  native("bfloat16 exp, tanh, sigmoid, erf over every bfloat16 value: the elements a float ulp turns are rare", () => {
+    const all = torch.tensor(Array.from({ length: 65536 }, (_, i) => bfloat16BitsToNumber(i)), { dtype: torch.float32 }).to(torch.bfloat16);
+    for (const [name, f] of [["exp", torch.exp], ["tanh", torch.tanh], ["sigmoid", torch.sigmoid], ["erf", torch.erf], ["sin", torch.sin]] as const) {
+      const want = flat(underTs(() => f(all))) as number[];
+      const got = flat(f(all)) as number[];
+      let off = 0, worst = 0;
+      for (let i = 0; i < got.length; i++) {
+        const u = ulps(got[i], want[i], torch.bfloat16);
+        if (u > 0) off++;
+        worst = Math.max(worst, u);
+      }
+      expect(worst, name).toBeLessThanOrEqual(1);
+      expect(off / got.length, name).toBeLessThan(1e-3);
+    }
+  }, 60_000);
+  native("bfloat16 addcmul, addcdiv, lerp (computed in float); float16 gets the TS kernels' errors", () => {
+    const p = data(8 * 33, torch.bfloat16).reshape(8, 33), a = data(8 * 33, torch.bfloat16, 2).reshape(8, 33), b = positive(data(33, torch.bfloat16, 9));
+    check("addcmul", () => torch.addcmul(p, a, b, { value: -0.3 }), "addcmul_stub");
+    check("addcmul_ strided", () => p.clone().t().addcmul_(a.t(), a.t(), { value: 0.001 }), "addcmul_stub");
+    // addcdiv's last add: the TS kernel rounds its double sum straight to bfloat16, the float loop through float
+    check("addcdiv", () => torch.addcdiv(p, a, b, { value: 0.7 }), "addcdiv_stub", 1);
+    check("addcdiv_ broadcast", () => p.clone().addcdiv_(a, b.sqrt().add(1e-8), { value: -0.01 }), "addcdiv_stub", 1);
+    check("lerp scalar", () => torch.lerp(p, a, 0.1), "lerp_kernel_scalar_weight");
+    check("lerp_ scalar 0.9", () => p.clone().lerp_(a, 0.9), "lerp_kernel_scalar_weight");
+    check("lerp tensor", () => torch.lerp(p, a, data(33, torch.bfloat16, 4).abs().remainder(1)), "lerp_kernel_tensor_weight");
+    const h = data(40, torch.float16);
+    expect(() => torch.addcmul(h, h, h)).toThrow(`"addcmul_cpu_out" not implemented for 'Half'`);
+    expect(() => torch.lerp(h, h, 0.5)).toThrow(`"lerp_kernel_scalar" not implemented for 'Half'`);
   });
   native("casts: to and from every dtype, contiguous and strided", () => {
     for (const red of REDUCED) {

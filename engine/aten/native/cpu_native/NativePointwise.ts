@@ -15,9 +15,11 @@
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   float16 and bfloat16, computed in float a block at a time and rounded once (where the TS kernel
 //     takes the dtype: its AT_DISPATCH list): add, mul, div, maximum/minimum, the comparisons, neg,
-//     abs, reciprocal; bfloat16 also sqrt, rsqrt, threshold and clamp with Scalar bounds. Their other
-//     ops stay in TypeScript: the float transcendentals are within 1 ulp of the TS kernels' double
-//     ones, not always equal, and a 16-bit rounding can turn that into a different element.
+//     abs, reciprocal; bfloat16 also sqrt, rsqrt, threshold, clamp with Scalar bounds and exp, log,
+//     tanh, sigmoid, sin, cos, erf (the float loops are within 1 ulp of the TS kernels' float, so an
+//     element can differ by one bfloat16 ulp where that float ulp crosses a rounding boundary),
+//     addcmul, addcdiv, lerp. silu, gelu and pow stay in TypeScript for 16 bits: PyTorch's bfloat16
+//     kernels round after every step there.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { typedView, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
@@ -206,14 +208,15 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   sqrt_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.sqrt));
   rsqrt_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.rsqrt));
   reciprocal_stub.register("native", within(FLOATING_TYPES_AND_HALF, PwOp.reciprocal));
-  exp_stub.register("native", floating(PwOp.exp));
-  log_stub.register("native", floating(PwOp.log));
-  tanh_stub.register("native", floating(PwOp.tanh));
-  sigmoid_stub.register("native", floating(PwOp.sigmoid));
+  // the vml kernels take bfloat16 too (computed in float, rounded once, as Vectorized<BFloat16>)
+  exp_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.exp));
+  log_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.log));
+  tanh_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.tanh));
+  sigmoid_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.sigmoid));
   silu_stub.register("native", floating(PwOp.silu));
-  sin_stub.register("native", floating(PwOp.sin));
-  cos_stub.register("native", floating(PwOp.cos));
-  erf_stub.register("native", floating(PwOp.erf));
+  sin_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.sin));
+  cos_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.cos));
+  erf_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.erf));
   GeluKernel.register("native", (iter, approximate) => {
     if (iter.commonDtype.scalarType !== Float) return false;
     if (approximate === "tanh") return run(PwOp.geluTanh, iter, scalars());
@@ -238,12 +241,18 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   });
 
   // ---- optimizers: addcmul_, addcdiv_, lerp_ ----
-  /** value.to<opmath_t>(): float32 rounds the Scalar. */
-  const opmath = (s: Scalar, t: ScalarType) => (t === Float ? Math.fround(Number(s)) : Number(s));
-  addcmul_stub.register("native", (iter, value) => FLOATING.has(iter.commonDtype.scalarType) && run(PwOp.addcmul, iter, scalars(opmath(value, iter.commonDtype.scalarType))));
-  addcdiv_stub.register("native", (iter, value) => FLOATING.has(iter.commonDtype.scalarType) && run(PwOp.addcdiv, iter, scalars(opmath(value, iter.commonDtype.scalarType))));
-  lerp_kernel_scalar_weight.register("native", (iter, weight) => FLOATING.has(iter.commonDtype.scalarType) && run(PwOp.lerpScalar, iter, scalars(opmath(weight, iter.commonDtype.scalarType))));
-  lerp_kernel_tensor_weight.register("native", floating(PwOp.lerpTensor));
+  // float32, float64 and bfloat16 (computed in float); float16 gets the TS kernels' error
+  const OPTIM = [Float, Double, BFloat16];
+  /** value.to<opmath_t>(): float32 and bfloat16 (opmath float) round the Scalar to float. */
+  const opmath = (s: Scalar, t: ScalarType) => (t === Double ? Number(s) : Math.fround(Number(s)));
+  const withValue = (op: number) => (iter: TensorIterator, value: Scalar) => {
+    const t = iter.commonDtype.scalarType;
+    return OPTIM.includes(t) && run(op, iter, scalars(opmath(value, t)));
+  };
+  addcmul_stub.register("native", withValue(PwOp.addcmul));
+  addcdiv_stub.register("native", withValue(PwOp.addcdiv));
+  lerp_kernel_scalar_weight.register("native", withValue(PwOp.lerpScalar));
+  lerp_kernel_tensor_weight.register("native", within(OPTIM, PwOp.lerpTensor));
 
   // ---- copy_: dst[i] = static_cast<dst_t>(src[i]) ----
   copy_stub.register("native", (dst, src) => {
