@@ -6,9 +6,10 @@
 //
 // Results do not depend on the thread count: the pool splits the outputs (and, for sums with few
 // outputs, fixed blocks of kBlock reduced elements whose partial sums are added in block order),
-// never the order in which one output's elements are combined. sum: float inputs accumulate in
-// double (64 lanes over contiguous rows, combined pairwise; column sums vectorized across the kept
-// dim), rounded once to the output dtype, as the TS kernel's double sum, except that a float32 row
+// never the order in which one output's elements are combined. sum: float inputs (float16 and
+// bfloat16 too) accumulate in double (64 lanes over contiguous rows, combined pairwise; column sums
+// vectorized across the kept dim), rounded once to the output dtype, as the TS kernel's double sum
+// (a 16-bit result through float, as its conversion), except that a float32 row
 // summed to float32 adds in float runs of 16 elements per lane first (pointwise_kernels.inc:
 // sum64_float_runs); integers and bool sum exactly in int64 (wrapping). var/std: two passes in
 // double (mean, then the centred squares), as the TS kernel. max/min: NaN wins, the first of equal
@@ -21,6 +22,7 @@
 #include <limits>
 #include <string>
 #include <vector>
+#include "Half.h"
 #include "Loops.h"
 #include "ThreadPool.h"
 #include "pointwise_kernels.h"
@@ -113,6 +115,18 @@ const T* in_at(const Problem& p, int64_t o, int64_t* out_off, int64_t* out2_off)
 
 // ---- sum / mean ----
 
+// float16/bfloat16 sum as the float types do: in double, rounded once at the end (through float, as
+// the TS kernel's and c10's conversions)
+template <typename T>
+constexpr bool is_reduced_v = std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>;
+template <typename T>
+constexpr bool is_float_like_v = std::is_floating_point_v<T> || is_reduced_v<T>;
+template <typename T>
+inline double to_double(T v) {
+  if constexpr (is_reduced_v<T>) return v.to_float();
+  else return static_cast<double>(v);
+}
+
 template <typename T, typename Acc>
 Acc sum_range(const Problem& p, const T* base, int64_t b, int64_t e, pw::SumRow row) {
   Acc s = 0;
@@ -122,7 +136,7 @@ Acc sum_range(const Problem& p, const T* base, int64_t b, int64_t e, pw::SumRow 
         s += row(q, n);
         return;
       }
-      for (int64_t j = 0; j < n; ++j) s += static_cast<double>(q[j * st]);
+      for (int64_t j = 0; j < n; ++j) s += to_double(q[j * st]);
     } else {
       uint64_t u = static_cast<uint64_t>(s);
       for (int64_t j = 0; j < n; ++j) u += static_cast<uint64_t>(static_cast<int64_t>(q[j * st]));
@@ -134,7 +148,7 @@ Acc sum_range(const Problem& p, const T* base, int64_t b, int64_t e, pw::SumRow 
 
 template <typename T, typename O>
 void sum_impl(const Problem& p, bool mean) {
-  using Acc = std::conditional_t<std::is_floating_point_v<O>, double, int64_t>;
+  using Acc = std::conditional_t<is_float_like_v<O>, double, int64_t>;
   const int64_t nout = p.kept.numel, nred = p.red.numel;
   if (nout == 0) return;
   O* out = reinterpret_cast<O*>(p.out);
@@ -142,16 +156,19 @@ void sum_impl(const Problem& p, bool mean) {
   int code;
   if constexpr (std::is_same_v<T, float>) code = kFloat;
   else if constexpr (std::is_same_v<T, double>) code = kDouble;
+  else if constexpr (std::is_same_v<T, half_t>) code = kHalf;
+  else if constexpr (std::is_same_v<T, bf16_t>) code = kBFloat16;
   else code = kByte;  // unused for integers
   // a float32 result sums as PyTorch's float accumulation does (float runs, then double); a float64
   // result of float32 input, every other float sum and var/std's mean accumulate in double throughout
   const pw::SumRow contig = std::is_same_v<T, float> && std::is_same_v<O, float> ? tbl.sum_f32_runs : tbl.sum[code];
   auto finish = [&](Acc s) -> O {
-    if constexpr (std::is_floating_point_v<O>) return static_cast<O>(mean ? s / static_cast<double>(nred) : s);
+    if constexpr (is_reduced_v<O>) return O::from_float(static_cast<float>(mean ? s / static_cast<double>(nred) : s));
+    else if constexpr (std::is_floating_point_v<O>) return static_cast<O>(mean ? s / static_cast<double>(nred) : s);
     else return static_cast<O>(s);
   };
   // column sums: the kept dim innermost in memory, the reduced ones outside: vectorized across outputs
-  const bool columns = std::is_floating_point_v<T> && p.kept.n > 0 && p.kept.in_stride[0] == 1 && p.red.n > 0 && p.red.in_stride[0] != 1 &&
+  const bool columns = is_float_like_v<T> && p.kept.n > 0 && p.kept.in_stride[0] == 1 && p.red.n > 0 && p.red.in_stride[0] != 1 &&
                        p.kept.out_stride[0] == 1;
   if (columns) {
     const pw::SumCols cols = std::is_same_v<T, float> && std::is_same_v<O, float> ? tbl.sum_cols_f32_runs : tbl.sum_cols[code];
@@ -314,14 +331,19 @@ int itemsize(int dtype) {
   switch (dtype) {
     case kDouble: case kLong: return 8;
     case kFloat: case kInt: return 4;
-    case kShort: return 2;
+    case kShort: case kHalf: case kBFloat16: return 2;
     default: return 1;
   }
 }
 
 template <typename T>
 bool sum_dispatch_out(int out_dtype, const Problem& p, bool mean) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_reduced_v<T>) {
+    if (out_dtype == (std::is_same_v<T, half_t> ? kHalf : kBFloat16)) return sum_impl<T, T>(p, mean), true;
+    if (out_dtype == kFloat) return sum_impl<T, float>(p, mean), true;
+    if (out_dtype == kDouble) return sum_impl<T, double>(p, mean), true;
+    return false;
+  } else if constexpr (std::is_floating_point_v<T>) {
     if (out_dtype == kFloat) return sum_impl<T, float>(p, mean), true;
     if (out_dtype == kDouble) return sum_impl<T, double>(p, mean), true;
     return false;
@@ -383,7 +405,9 @@ Napi::Value PwReduce(const Napi::CallbackInfo& info) {
   bool ok = false;
   switch (kind) {
     case kSum: case kMean:
-      ok = by_dtype(in_dtype, [&](auto t) { return sum_dispatch_out<decltype(t)>(out_dtype, p, kind == kMean); });
+      if (in_dtype == kHalf) ok = sum_dispatch_out<half_t>(out_dtype, p, kind == kMean);
+      else if (in_dtype == kBFloat16) ok = sum_dispatch_out<bf16_t>(out_dtype, p, kind == kMean);
+      else ok = by_dtype(in_dtype, [&](auto t) { return sum_dispatch_out<decltype(t)>(out_dtype, p, kind == kMean); });
       break;
     case kVar: case kStd:
       if (in_dtype == out_dtype && in_dtype == kFloat) ok = (moments_impl<float>(p, kind == kStd, sc[0]), true);

@@ -561,6 +561,39 @@ describe("reductions: native vs TS", () => {
       checkClose("sum out= strided", () => torch.sum(base, 1, false, { out }), "sum_stub", tolOf(dtype), () => torch.sum(absBase, 1));
     }, 60_000);
   }
+  for (const dtype of [torch.float16, torch.bfloat16]) {
+    // in double, rounded once through float: a sum in another order can turn a tie, by one 16-bit ulp
+    const ulp = dtype === torch.float16 ? 2 ** -10 : 2 ** -7;
+    native(`${dtype}: sum and mean over dims (rows, columns), keepdim, dtype=, out=; large rows; any thread count`, () => {
+      const base = data(6 * 10 * 37, dtype).reshape(6, 10, 37);
+      for (const [lname, lay] of shapes) {
+        const x = lay(base);
+        for (const dims of dimsList) {
+          const sumOf = (t: torch.Tensor) => (dims === null ? torch.sum(t) : torch.sum(t, dims));
+          checkClose(`sum ${lname} ${dims}`, () => sumOf(x), "sum_stub", ulp);
+          if (dims === null) continue;
+          checkClose(`sum keepdim ${lname} ${dims}`, () => torch.sum(x, dims, true), "sum_stub", ulp);
+          checkClose(`mean ${lname} ${dims}`, () => torch.mean(x, dims), "sum_stub", ulp);
+          checkClose(`sum to float32 ${lname} ${dims}`, () => torch.sum(x, dims, false, { dtype: torch.float32 }), "sum_stub", 1.2e-7);
+          checkClose(`sum to float64 ${lname} ${dims}`, () => torch.sum(x, dims, false, { dtype: torch.float64 }), "sum_stub", 1e-13);
+        }
+      }
+      const out = torch.zeros(37, 12, { dtype }).get(":", "::2").t();
+      checkClose("sum out= strided", () => torch.sum(base, 1, false, { out }), "sum_stub", ulp);
+      // rows longer than the conversion block and the sum's fixed blocks, NaN and inf among them
+      const big = data(3 * 70_001, dtype).reshape(3, 70_001);
+      for (const [name, f] of [["rows", () => torch.sum(big, 1)], ["all", () => torch.sum(big.get(":", "40:"))], ["columns", () => torch.sum(big.t().contiguous(), 0)]] as const) {
+        checkClose(name, f, "sum_stub", ulp);
+        const threads = torch.get_num_threads();
+        const bits = [1, 2].map((n) => {
+          torch.set_num_threads(n);
+          return flat(f());
+        });
+        torch.set_num_threads(threads);
+        expect(bits[1], `${name}: the same bits on 1 and 2 threads`).toEqual(bits[0]);
+      }
+    }, 60_000);
+  }
   native("float32 sum: large rows and columns, blocks, NaN/inf, and no dependence on the thread count", () => {
     const x = data(70_000 * 3, torch.float32).reshape(3, 70_000);
     const y = data(3 * 5000, torch.float32).reshape(5000, 3);
