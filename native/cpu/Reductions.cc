@@ -12,8 +12,8 @@
 // (a 16-bit result through float, as its conversion), except that a float32 row
 // summed to float32 adds in float runs of 16 elements per lane first (pointwise_kernels.inc:
 // sum64_float_runs); integers and bool sum exactly in int64 (wrapping). var/std: two passes in
-// double (mean, then the centred squares), as the TS kernel. max/min: NaN wins, the first of equal
-// values (and of NaNs) is the one reported.
+// double (mean, then the centred squares), as the TS kernel. max/min (float16/bfloat16 compared in
+// float): NaN wins, the first of equal values (and of NaNs) is the one reported.
 #include <napi.h>
 
 #include <algorithm>
@@ -251,11 +251,15 @@ void moments_impl(const Problem& p, bool is_std, double correction) {
 
 template <typename T>
 inline bool beats(T a, T b, bool is_max) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (b != b) return false;
-    if (a != a) return true;
+  if constexpr (is_reduced_v<T>) {
+    return beats(a.to_float(), b.to_float(), is_max);  // exact
+  } else {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (b != b) return false;
+      if (a != a) return true;
+    }
+    return is_max ? a > b : a < b;
   }
-  return is_max ? a > b : a < b;
 }
 
 template <typename T>
@@ -267,6 +271,8 @@ constexpr int code_of() {
   else if constexpr (std::is_same_v<T, int64_t>) return kLong;
   else if constexpr (std::is_same_v<T, float>) return kFloat;
   else if constexpr (std::is_same_v<T, double>) return kDouble;
+  else if constexpr (std::is_same_v<T, half_t>) return kHalf;
+  else if constexpr (std::is_same_v<T, bf16_t>) return kBFloat16;
   else return kBool;
 }
 
@@ -289,8 +295,10 @@ void maxmin_impl(const Problem& p, bool is_max) {
       const T* ip = in_at<T>(p, o, &oo, &oo2);
       if (vectorized) {
         const double r = row(ip, nred);
-        T best = static_cast<T>(r);
-        if (indices || (std::is_floating_point_v<T> && best == 0)) {  // a zero result takes the first zero's sign
+        T best;
+        if constexpr (is_reduced_v<T>) best = T::from_float(static_cast<float>(r));  // exact: r is one of the row's values
+        else best = static_cast<T>(r);
+        if (indices || (is_float_like_v<T> && r == 0)) {  // a zero result takes the first zero's sign
           const int64_t at = find(ip, nred, r);
           best = ip[at];
           if (indices) indices[oo2] = at;
@@ -364,6 +372,8 @@ bool by_dtype(int dtype, F f) {
     case kFloat: return f(float{});
     case kDouble: return f(double{});
     case kBool: return f(bool{});
+    case kHalf: return f(half_t{});
+    case kBFloat16: return f(bf16_t{});
     default: return false;
   }
 }
@@ -405,9 +415,7 @@ Napi::Value PwReduce(const Napi::CallbackInfo& info) {
   bool ok = false;
   switch (kind) {
     case kSum: case kMean:
-      if (in_dtype == kHalf) ok = sum_dispatch_out<half_t>(out_dtype, p, kind == kMean);
-      else if (in_dtype == kBFloat16) ok = sum_dispatch_out<bf16_t>(out_dtype, p, kind == kMean);
-      else ok = by_dtype(in_dtype, [&](auto t) { return sum_dispatch_out<decltype(t)>(out_dtype, p, kind == kMean); });
+      ok = by_dtype(in_dtype, [&](auto t) { return sum_dispatch_out<decltype(t)>(out_dtype, p, kind == kMean); });
       break;
     case kVar: case kStd:
       if (in_dtype == out_dtype && in_dtype == kFloat) ok = (moments_impl<float>(p, kind == kStd, sc[0]), true);

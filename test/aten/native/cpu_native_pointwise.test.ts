@@ -623,7 +623,7 @@ describe("reductions: native vs TS", () => {
     expect(flat(torch.sum(torch.tensor([Infinity, 1]), 0))[0]).toBe(Infinity);
   });
 
-  for (const dtype of ALL_DTYPES) {
+  for (const dtype of [...ALL_DTYPES, torch.float16, torch.bfloat16]) {
     native(`${dtype}: amax, amin, max(), min(), max.dim, min.dim, argmax, argmin`, () => {
       const base = data(5 * 8 * 19, dtype).reshape(5, 8, 19);
       for (const [lname, lay] of shapes) {
@@ -674,6 +674,25 @@ describe("reductions: native vs TS", () => {
       [() => torch.amin(torch.arange(0, 999, { dtype: torch.float32 }).index_fill(0, torch.tensor([0]), -0), 0), "min_values_stub"],
     ];
     for (const [f, stub] of cases) check(`edge ${stub}`, f, stub);
+    // float16 and bfloat16 (compared in float, converted 256 elements at a time): NaN in the first,
+    // a middle and the last block, ties (1000 integers round to fewer bfloat16 values), zeros' signs
+    for (const dtype of [torch.float16, torch.bfloat16]) {
+      const x16 = x.to(dtype);
+      const withNaN = (at: number[]) => torch.arange(1000, { dtype: torch.float32 }).index_fill(0, torch.tensor(at), NaN).to(dtype);
+      const negZeros = torch.arange(-999, 1, { dtype: torch.float32 }).index_fill(0, torch.tensor([600, 700]), -0).to(dtype);
+      const cases16: [() => torch.Tensor, string][] = [
+        [() => torch.max(x16, 1)[0], "max_stub"], [() => torch.max(x16, 1)[1], "max_stub"], [() => torch.min(x16, 1)[1], "min_stub"],
+        [() => torch.amax(x16, 1), "max_values_stub"], [() => torch.amin(x16, 1), "min_values_stub"], [() => torch.argmax(x16), "argmax_stub"],
+        [() => torch.argmin(x16.t(), 1), "argmin_stub"],
+        ...[3, 300, 997].map((at): [() => torch.Tensor, string] => [() => torch.amax(withNaN([at]), 0), "max_values_stub"]),
+        ...[3, 300, 997].map((at): [() => torch.Tensor, string] => [() => torch.argmin(withNaN([at, 998]), 0), "argmin_stub"]),
+        [() => torch.argmax(torch.arange(1000, { dtype: torch.float32 }).mul(7.3).to(dtype), 0), "argmax_stub"],
+        [() => torch.max(negZeros.reshape(1, 1000), 1)[1], "max_stub"],
+        [() => torch.amax(negZeros, 0), "max_values_stub"],
+        [() => torch.amin(torch.arange(0, 999, { dtype: torch.float32 }).index_fill(0, torch.tensor([0]), -0).to(dtype), 0), "min_values_stub"],
+      ];
+      for (const [f, stub] of cases16) check(`edge ${stub} ${dtype}`, f, stub);
+    }
   });
   for (const dtype of FLOAT_DTYPES) {
     native(`${dtype}: var, std, var_mean, std_mean (correction 0, 1, 2)`, () => {

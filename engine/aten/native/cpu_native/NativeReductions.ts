@@ -3,8 +3,8 @@
 //     themselves, float32 or float64 (in double, rounded once), integers and bool into int64
 //   std_var_stub (var, std, var_mean, std_mean): float32, float64
 //   max_values/min_values (amax/amin), max_all/min_all (max(), min()), max/min (.dim, values and
-//   indices), argmax/argmin: every real dtype and bool
-// over any dims, any strides (the output too: out= may be strided). float16/bfloat16 decline, but for sum.
+//   indices), argmax/argmin: every real dtype, bool, float16 and bfloat16 (compared in float)
+// over any dims, any strides (the output too: out= may be strided).
 // A float32 sum into float32 adds runs of 16 elements per lane (16 rows per column) in float before
 // they join a double, as PyTorch's float32 sums accumulate in float: within 16 * 2^-24 * sum|x| of
 // the TypeScript kernel's double sum (the tests' bound), not bit for bit; every other sum is in double.
@@ -20,9 +20,7 @@ import { std_var_stub } from "../reduce/Statistics.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
-const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double, Bool]);
-/** sum's: NATIVE_DTYPES and the 16-bit floats */
-const SUM_DTYPES = new Set<ScalarType>([...NATIVE_DTYPES, Half, BFloat16]);
+const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16]);
 
 /** Reductions.cc's Kind */
 const Kind = { sum: 0, mean: 1, var: 2, std: 3, max: 4, min: 5 } as const;
@@ -55,7 +53,7 @@ function outStrides(out: Tensor | null, mask: readonly boolean[], meta: Float64A
 
 function reduce(addon: NativeAddon, kind: number, self: Tensor, mask: readonly boolean[], out: Tensor | null, out2: Tensor | null, scalar = 0): boolean {
   const st = self.dtype.scalarType;
-  if (!(kind === Kind.sum ? SUM_DTYPES : NATIVE_DTYPES).has(st)) return false;
+  if (!NATIVE_DTYPES.has(st)) return false;
   const impl = self._impl;
   if (impl.numel() < nativeSizePolicy.minNumel) return false;
   const sizes = impl.sizes(), strides = impl.strides();
