@@ -245,7 +245,7 @@ describe("unary ops and activations: native vs TS", () => {
     ["cos", (x) => torch.cos(x), "cos_stub", FLOAT_DTYPES],
     ["erf", (x) => torch.erf(x), "erf_stub", FLOAT_DTYPES],
     ["gelu", (x) => torch.nn.functional.gelu(x), "GeluKernel", [torch.float32]],
-    ["gelu tanh", (x) => torch.nn.functional.gelu(x, { approximate: "tanh" }), "GeluKernel", [torch.float32]],
+    ["gelu tanh", (x) => torch.nn.functional.gelu(x, { approximate: "tanh" }), "GeluKernel", FLOAT_DTYPES],
   ];
   const layouts = (x: torch.Tensor): [string, torch.Tensor][] => [
     ["contiguous", x],
@@ -279,6 +279,21 @@ describe("unary ops and activations: native vs TS", () => {
         return w.grad!;
       };
       expectSame(step(), underTs(step), `sigmoid/tanh backward ${dtype}`, dtype === torch.float32 ? 1 : 4);
+    }
+  });
+  native("float64 gelu: glibc's erf (PyTorch's std::erf) against the TS kernel's FDLIBM erf, within a few ulps of x / 2", () => {
+    // for x < -1, 1 + erf(x / sqrt(2)) cancels: the two erfs' last-bit difference (their exp) is
+    // x / 2 times that bit in the result, many ulps of a small result, so the bound is in units of x
+    for (const [lname, x] of [["values", data(2000, torch.float64)], ["strided", data(600, torch.float64).get("::3")], ["dense", torch.linspace(-12, 12, 4001, { dtype: torch.float64 })]] as const) {
+      const want = flat(underTs(() => torch.nn.functional.gelu(x))) as number[];
+      for (const isa of ISAS) {
+        _set_native_isa(isa);
+        expect(kernelsRan(() => torch.nn.functional.gelu(x))).toContain("GeluKernel:native");
+        const got = flat(torch.nn.functional.gelu(x)) as number[];
+        const xs = flat(x) as number[];
+        const bad = got.findIndex((g, i) => !(Object.is(g, want[i]) || (Number.isNaN(g) && Number.isNaN(want[i])) || Math.abs(g - want[i]) <= 4 * 2 ** -53 * Math.abs(xs[i])));
+        expect(bad === -1 ? null : { x: xs[bad], got: got[bad], want: want[bad] }, `${lname} [${isa}]`).toBeNull();
+      }
     }
   });
   native("float32 exp/log/tanh/sigmoid: a scan of 1e5 inputs per range agrees with the correctly rounded result", () => {
@@ -416,9 +431,9 @@ describe("float16 and bfloat16: computed in float, rounded once", () => {
     expect(() => torch.relu(h)).toThrow(`"clamp_min_cpu" not implemented for 'Half'`);
     expect(() => torch.clamp(h, -1, 1)).toThrow(`"clamp_scalar_cpu" not implemented for 'Half'`);
     expect(() => torch.nn.functional.threshold(h, 1, 0)).toThrow(`"threshold_cpu" not implemented for 'Half'`);
-    // ops without a native 16-bit loop run the TS kernel
+    // ops without a native 16-bit loop run the TS kernel: pow's general exponent here
     const b = data(40, torch.bfloat16);
-    expect(kernelsRan(() => torch.nn.functional.silu(b))).toEqual(["silu_stub:ts"]);
+    expect(kernelsRan(() => torch.pow(b, 1.7))).toEqual(["pow_tensor_scalar_stub:ts"]);
   });
   const bf16Transcendental: [string, (x: torch.Tensor) => torch.Tensor, string][] = [
     ["exp", (x) => torch.exp(x), "exp_stub"],
@@ -428,6 +443,8 @@ describe("float16 and bfloat16: computed in float, rounded once", () => {
     ["sin", (x) => torch.sin(x), "sin_stub"],
     ["cos", (x) => torch.cos(x), "cos_stub"],
     ["erf", (x) => torch.erf(x), "erf_stub"],
+    ["silu", (x) => torch.nn.functional.silu(x), "silu_stub"],
+    ["gelu", (x) => torch.nn.functional.gelu(x), "GeluKernel"],
   ];
   native("bfloat16 exp, log, tanh, sigmoid, sin, cos, erf: within one bfloat16 ulp of the TS kernels, every layout", () => {
     for (const [name, f, stub] of bf16Transcendental) {
@@ -461,13 +478,25 @@ describe("float16 and bfloat16: computed in float, rounded once", () => {
       expect(off / got.length, name).toBeLessThan(1e-3);
     }
   }, 60_000);
+  native("bfloat16 gelu (strided erf, tanh) and pow's special exponents in bfloat16 steps; float16 gets the TS kernels' errors", () => {
+    const x = data(300, torch.bfloat16);
+    for (const [lname, v] of [["contiguous", x], ["strided", x.get("1::3")], ["transposed", x.reshape(20, 15).t()]] as const) {
+      // the strided erf form rounds each step; erf and tanh are the same libm values as the TS kernel's
+      check(`gelu ${lname}`, () => torch.nn.functional.gelu(v), "GeluKernel", 1);
+      check(`gelu tanh ${lname}`, () => torch.nn.functional.gelu(v, { approximate: "tanh" }), "GeluKernel");
+      for (const e of [2, 3, 0.5, -0.5, -1, -2]) check(`pow ${e} ${lname}`, () => torch.pow(e === 0.5 || e === -0.5 ? positive(v) : v, e), "pow_tensor_scalar_stub");
+    }
+    const h = data(40, torch.float16);
+    expect(() => torch.nn.functional.gelu(h)).toThrow(`"GeluKernelImpl" not implemented for 'Half'`);
+    expect(() => torch.nn.functional.silu(h)).toThrow(`"silu_cpu" not implemented for 'Half'`);
+    expect(kernelsRan(() => torch.pow(h, 2))).toEqual(["pow_tensor_scalar_stub:ts"]);
+  });
   native("bfloat16 addcmul, addcdiv, lerp (computed in float); float16 gets the TS kernels' errors", () => {
     const p = data(8 * 33, torch.bfloat16).reshape(8, 33), a = data(8 * 33, torch.bfloat16, 2).reshape(8, 33), b = positive(data(33, torch.bfloat16, 9));
     check("addcmul", () => torch.addcmul(p, a, b, { value: -0.3 }), "addcmul_stub");
     check("addcmul_ strided", () => p.clone().t().addcmul_(a.t(), a.t(), { value: 0.001 }), "addcmul_stub");
-    // addcdiv's last add: the TS kernel rounds its double sum straight to bfloat16, the float loop through float
-    check("addcdiv", () => torch.addcdiv(p, a, b, { value: 0.7 }), "addcdiv_stub", 1);
-    check("addcdiv_ broadcast", () => p.clone().addcdiv_(a, b.sqrt().add(1e-8), { value: -0.01 }), "addcdiv_stub", 1);
+    check("addcdiv", () => torch.addcdiv(p, a, b, { value: 0.7 }), "addcdiv_stub");
+    check("addcdiv_ broadcast", () => p.clone().addcdiv_(a, b.sqrt().add(1e-8), { value: -0.01 }), "addcdiv_stub");
     check("lerp scalar", () => torch.lerp(p, a, 0.1), "lerp_kernel_scalar_weight");
     check("lerp_ scalar 0.9", () => p.clone().lerp_(a, 0.9), "lerp_kernel_scalar_weight");
     check("lerp tensor", () => torch.lerp(p, a, data(33, torch.bfloat16, 4).abs().remainder(1)), "lerp_kernel_tensor_weight");

@@ -9,17 +9,17 @@
 //     (relu backward), neg, abs, clamp/clamp_min/clamp_max with Scalar bounds (relu):
 //     uint8, int8, int16, int32, int64, float32, float64 (bool for add/mul/maximum/minimum/compare)
 //   div, sqrt, rsqrt, reciprocal, exp, log, tanh, sigmoid, silu, sin, cos, erf, pow(Tensor, Scalar)
-//     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp: float32, float64
-//   gelu (both approximations): float32
+//     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp, gelu (both approximations):
+//     float32, float64
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   float16 and bfloat16, computed in float a block at a time and rounded once (where the TS kernel
 //     takes the dtype: its AT_DISPATCH list): add, mul, div, maximum/minimum, the comparisons, neg,
 //     abs, reciprocal; bfloat16 also sqrt, rsqrt, threshold, clamp with Scalar bounds and exp, log,
-//     tanh, sigmoid, sin, cos, erf (the float loops are within 1 ulp of the TS kernels' float, so an
-//     element can differ by one bfloat16 ulp where that float ulp crosses a rounding boundary),
-//     addcmul, addcdiv, lerp. silu, gelu and pow stay in TypeScript for 16 bits: PyTorch's bfloat16
-//     kernels round after every step there.
+//     tanh, sigmoid, silu (the float loops are within 1 ulp of the TS kernels' float, so an element
+//     can differ by one bfloat16 ulp where that float ulp crosses a rounding boundary), sin, cos,
+//     erf, addcmul, addcdiv, lerp, and gelu and pow, whose strided and tanh forms round every step
+//     to bfloat16 as PyTorch's scalar_t arithmetic does
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { typedView, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
@@ -60,9 +60,9 @@ export const PwOp = {
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
 /** The dtypes the pointwise table has loops for (float16/bfloat16: some ops, the rest return false). */
 const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16]);
-const FLOATING = new Set<ScalarType>([Float, Double]);
 /** threshold's and clamp(Scalar)'s TS kernels refuse float16 (AT_DISPATCH over these). */
 const REAL_AND_BFLOAT16: readonly ScalarType[] = ALL_TYPES_AND_BFLOAT16;
+const FLOAT_AND_BFLOAT16: readonly ScalarType[] = FLOATING_TYPES_AND_BFLOAT16;
 
 /** Strides of t seen in the iterator's shape: 0 along the dims it is broadcast over. */
 function broadcastStrides(impl: TensorImpl, shape: readonly number[], into: Float64Array, at: number): void {
@@ -172,7 +172,6 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
     return addon.pw_op(op, t, m.meta, sc, a[0], a[1], a[2], a[3]);
   };
   const simple = (op: number) => (iter: TensorIterator) => run(op, iter, scalars());
-  const floating = (op: number) => (iter: TensorIterator) => FLOATING.has(iter.commonDtype.scalarType) && run(op, iter, scalars());
   /** An op whose TS kernel takes only `types` (its AT_DISPATCH list): other dtypes get its error there. */
   const within = (types: readonly ScalarType[], op: number) => (iter: TensorIterator) => types.includes(iter.commonDtype.scalarType) && run(op, iter, scalars());
 
@@ -213,12 +212,12 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   log_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.log));
   tanh_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.tanh));
   sigmoid_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.sigmoid));
-  silu_stub.register("native", floating(PwOp.silu));
+  silu_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.silu));
   sin_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.sin));
   cos_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.cos));
   erf_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.erf));
   GeluKernel.register("native", (iter, approximate) => {
-    if (iter.commonDtype.scalarType !== Float) return false;
+    if (!FLOAT_AND_BFLOAT16.includes(iter.commonDtype.scalarType)) return false;
     if (approximate === "tanh") return run(PwOp.geluTanh, iter, scalars());
     // the TS kernel's (and PyTorch's) choice: the vectorized erf when every operand is contiguous
     const vectorized = iter.output.is_contiguous() && iter.inputs.every((u) => u.is_contiguous());
@@ -235,7 +234,8 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   clamp_min_scalar_stub.register("native", clampScalar(PwOp.clampMin));
   clamp_max_scalar_stub.register("native", clampScalar(PwOp.clampMax));
   pow_tensor_scalar_stub.register("native", (iter, exp) => {
-    if (!FLOATING.has(iter.commonDtype.scalarType) || typeof exp !== "number") return false;
+    // (float16 takes std::pow of a float16 exponent in the TS kernel: not these loops)
+    if (!FLOAT_AND_BFLOAT16.includes(iter.commonDtype.scalarType) || typeof exp !== "number") return false;
     if (exp !== 2 && exp !== 3 && exp !== 0.5 && exp !== -0.5 && exp !== -1 && exp !== -2) return false;
     return run(PwOp.powScalar, iter, scalars(exp)); // reads the base only (the iterator's second input is the wrapped exponent)
   });
