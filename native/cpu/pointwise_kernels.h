@@ -29,6 +29,11 @@ enum Op : int {
   kLerpScalar,
   // (out, self, t1, t2): s[0] = value; (out, self, end, weight)
   kAddcmul, kAddcdiv, kLerpTensor,
+  // (out, grad_output, self): the activations' backward kernels
+  kGeluBackwardErfVec,  // gelu_backward(approximate='none'), Vectorized<float>::erf (contiguous operands)
+  kGeluBackwardErf,     // gelu_backward(approximate='none'), erf (strided operands)
+  kGeluBackwardTanh,    // gelu_backward(approximate='tanh')
+  kSiluBackward,
   kNumOps
 };
 

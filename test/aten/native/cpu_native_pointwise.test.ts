@@ -15,6 +15,8 @@ import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js"
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { bfloat16BitsToNumber, halfBitsToNumber } from "../../../engine/c10/util/Half.js";
 import { bestIsa, kernelsRan, nativeIt, nativeStatus, runnableIsas, underTs } from "../../support/native_paths.js";
+import { gelu_backward_default } from "../../../engine/generated/gelu_backward.js";
+import { silu_backward_default } from "../../../engine/generated/silu_backward.js";
 
 // these tests check the native kernels themselves, on tiny operands too: no size cut-over to TypeScript
 nativeSizePolicy.minNumel = 0;
@@ -320,6 +322,73 @@ describe("unary ops and activations: native vs TS", () => {
       expect(off / n, name).toBeLessThan(name === "exp" ? 0.12 : 1e-5);
     }
   }, 60_000);
+});
+
+describe("activation backward kernels: gelu_backward, silu_backward", () => {
+  const geluBackward = (dy: torch.Tensor, x: torch.Tensor, approximate = "none") => gelu_backward_default.call(dy, x, approximate) as torch.Tensor;
+  const siluBackward = (dy: torch.Tensor, x: torch.Tensor) => silu_backward_default.call(dy, x) as torch.Tensor;
+  const layouts = (dtype: torch.dtype): [string, torch.Tensor, torch.Tensor][] => {
+    const x = data(12 * 35, dtype).reshape(12, 35), dy = data(12 * 35, dtype, 3).reshape(12, 35);
+    return [
+      ["contiguous", x, dy],
+      ["strided", x.get("::2", "1::3"), dy.get("1::2", "::3")],
+      ["transposed", x.t(), dy.t()],
+      ["broadcast grad", x, dy.get(0)],
+    ];
+  };
+  // float32 and bfloat16: the TS kernels' steps, each a float (or bfloat16) operation, so the same bits
+  // (exp and tanh are the float loops', within 1 ulp, and on these inputs equal)
+  for (const dtype of [torch.float32, torch.bfloat16]) {
+    native(`${dtype}: every layout, both gelu forms and the strided erf one`, () => {
+      for (const [lname, x, dy] of layouts(dtype)) {
+        check(`gelu_backward ${lname}`, () => geluBackward(dy, x), "GeluBackwardKernel");
+        check(`gelu_backward tanh ${lname}`, () => geluBackward(dy, x, "tanh"), "GeluBackwardKernel");
+        check(`silu_backward ${lname}`, () => siluBackward(dy, x), "silu_backward_stub");
+      }
+      const dense = torch.linspace(-12, 12, 4001).to(dtype), g = torch.linspace(3, -2, 4001).to(dtype);
+      check("gelu_backward dense", () => geluBackward(g, dense), "GeluBackwardKernel");
+      check("gelu_backward tanh dense", () => geluBackward(g, dense, "tanh"), "GeluBackwardKernel");
+      check("silu_backward dense", () => siluBackward(g, dense), "silu_backward_stub");
+    });
+  }
+  native("float64: glibc's erf, exp and tanh against the TS kernels' FDLIBM ones, within a few ulps of dy * (1 + |x|)", () => {
+    // erf's and exp's last-bit differences pass through 1 + erf(x / sqrt 2) and 1 + x (1 - sigmoid), which
+    // cancel: the bound is in units of the terms, not of the (small) result
+    const x = torch.linspace(-12, 12, 4001, { dtype: torch.float64 }), dy = torch.linspace(3, -2, 4001, { dtype: torch.float64 });
+    for (const [name, f, stub] of [
+      ["gelu_backward", () => geluBackward(dy, x), "GeluBackwardKernel"],
+      ["gelu_backward strided", () => geluBackward(dy.get("::3"), x.get("::3")), "GeluBackwardKernel"],
+      ["gelu_backward tanh", () => geluBackward(dy, x, "tanh"), "GeluBackwardKernel"],
+      ["silu_backward", () => siluBackward(dy, x), "silu_backward_stub"],
+    ] as const) {
+      const want = flat(underTs(f)) as number[];
+      const stride = name.includes("strided") ? 3 : 1;
+      const xs = flat(x) as number[], gs = flat(dy) as number[];
+      for (const isa of ISAS) {
+        _set_native_isa(isa);
+        expect(kernelsRan(f), `${name} [${isa}]`).toContain(`${stub}:native`);
+        const got = flat(f()) as number[];
+        const bad = got.findIndex((v, i) => Math.abs(v - want[i]) > 2 ** -49 * Math.abs(gs[i * stride]) * (1 + Math.abs(xs[i * stride])));
+        expect(bad === -1 ? null : { x: xs[bad * stride], got: got[bad], want: want[bad] }, `${name} [${isa}]`).toBeNull();
+      }
+    }
+  });
+  native("through autograd: gelu and silu backward run natively; float16 gets the TS kernels' errors", () => {
+    for (const dtype of [torch.float32, torch.bfloat16]) {
+      const step = (approximate: "none" | "tanh") => {
+        const w = data(300, dtype).clamp(-20, 20).requires_grad_(true);
+        torch.nn.functional.gelu(w, { approximate }).mul(torch.nn.functional.silu(w)).sum().backward();
+        return w.grad!;
+      };
+      for (const approximate of ["none", "tanh"] as const) {
+        expect(kernelsRan(() => step(approximate)), `${dtype} ${approximate}`).toEqual(expect.arrayContaining(["GeluBackwardKernel:native", "silu_backward_stub:native"]));
+        expectSame(step(approximate), underTs(() => step(approximate)), `${dtype} ${approximate}`, dtype === torch.float32 ? 1 : 0);
+      }
+    }
+    const h = data(40, torch.float16);
+    expect(() => geluBackward(h, h)).toThrow(`"GeluBackwardKernelImpl" not implemented for 'Half'`);
+    expect(() => siluBackward(h, h)).toThrow(`"silu_backward_cpu" not implemented for 'Half'`);
+  });
 });
 
 describe("optimizer ops: addcmul_, addcdiv_, lerp_", () => {

@@ -9,8 +9,8 @@
 //     (relu backward), neg, abs, clamp/clamp_min/clamp_max with Scalar bounds (relu):
 //     uint8, int8, int16, int32, int64, float32, float64 (bool for add/mul/maximum/minimum/compare)
 //   div, sqrt, rsqrt, reciprocal, exp, log, tanh, sigmoid, silu, sin, cos, erf, pow(Tensor, Scalar)
-//     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp, gelu (both approximations):
-//     float32, float64
+//     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp, gelu (both approximations),
+//     gelu_backward, silu_backward: float32, float64
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   float16 and bfloat16, computed in float a block at a time and rounded once (where the TS kernel
@@ -18,8 +18,8 @@
 //     abs, reciprocal; bfloat16 also sqrt, rsqrt, threshold, clamp with Scalar bounds and exp, log,
 //     tanh, sigmoid, silu (the float loops are within 1 ulp of the TS kernels' float, so an element
 //     can differ by one bfloat16 ulp where that float ulp crosses a rounding boundary), sin, cos,
-//     erf, addcmul, addcdiv, lerp, and gelu and pow, whose strided and tanh forms round every step
-//     to bfloat16 as PyTorch's scalar_t arithmetic does
+//     erf, addcmul, addcdiv, lerp, and gelu, gelu_backward, silu_backward and pow, whose strided and
+//     tanh forms (silu_backward: all) round every step to bfloat16 as PyTorch's scalar_t arithmetic does
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { typedView, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
@@ -41,7 +41,7 @@ import {
   clamp_scalar_stub, clamp_min_scalar_stub, clamp_max_scalar_stub, maximum_stub as clamp_maximum_stub, minimum_stub as clamp_minimum_stub,
 } from "../unary/Clamp.js";
 import { scalar_to } from "../unary/ScalarConvert.js";
-import { silu_stub, GeluKernel, threshold_stub } from "../activation/ActivationKernel.js";
+import { silu_stub, GeluKernel, threshold_stub, GeluBackwardKernel, silu_backward_stub } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
 import { ALL_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_HALF } from "../unary/Dispatch.js";
 import { bfloat16BitsFromNumber, halfBitsFromNumber } from "../../../c10/util/Half.js";
@@ -55,6 +55,7 @@ export const PwOp = {
   neg: 14, abs: 15, sqrt: 16, rsqrt: 17, reciprocal: 18, exp: 19, log: 20, tanh: 21, sigmoid: 22, silu: 23, sin: 24, cos: 25, erf: 26,
   geluErfVec: 27, geluErf: 28, geluTanh: 29, clamp: 30, clampMin: 31, clampMax: 32, powScalar: 33,
   lerpScalar: 34, addcmul: 35, addcdiv: 36, lerpTensor: 37,
+  geluBackwardErfVec: 38, geluBackwardErf: 39, geluBackwardTanh: 40, siluBackward: 41,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -152,7 +153,7 @@ function scalarAs(s: Scalar, t: ScalarType): number | null {
 
 /** How many inputs each op reads (Pointwise.cc's arity, less the output). */
 function arityOf(op: number): number {
-  if (op <= PwOp.threshold || op === PwOp.lerpScalar) return 2;
+  if (op <= PwOp.threshold || op === PwOp.lerpScalar || op >= PwOp.geluBackwardErfVec) return 2;
   if (op >= PwOp.addcmul) return 3;
   return 1;
 }
@@ -216,13 +217,16 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   sin_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.sin));
   cos_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.cos));
   erf_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.erf));
-  GeluKernel.register("native", (iter, approximate) => {
+  /** gelu and its backward: the tanh form, or erf (the vectorized one when every operand is contiguous: the TS kernel's and PyTorch's choice) */
+  const gelu = (tanhOp: number, erfVecOp: number, erfOp: number) => (iter: TensorIterator, approximate: "none" | "tanh") => {
     if (!FLOAT_AND_BFLOAT16.includes(iter.commonDtype.scalarType)) return false;
-    if (approximate === "tanh") return run(PwOp.geluTanh, iter, scalars());
-    // the TS kernel's (and PyTorch's) choice: the vectorized erf when every operand is contiguous
+    if (approximate === "tanh") return run(tanhOp, iter, scalars());
     const vectorized = iter.output.is_contiguous() && iter.inputs.every((u) => u.is_contiguous());
-    return run(vectorized ? PwOp.geluErfVec : PwOp.geluErf, iter, scalars());
-  });
+    return run(vectorized ? erfVecOp : erfOp, iter, scalars());
+  };
+  GeluKernel.register("native", gelu(PwOp.geluTanh, PwOp.geluErfVec, PwOp.geluErf));
+  GeluBackwardKernel.register("native", gelu(PwOp.geluBackwardTanh, PwOp.geluBackwardErfVec, PwOp.geluBackwardErf));
+  silu_backward_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.siluBackward));
   /** clamp with Scalar bounds computes in the output's dtype. */
   const clampScalar = (op: number) => (iter: TensorIterator, lo: Scalar, hi?: Scalar): boolean => {
     const t = iter.output.dtype.scalarType;
