@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "Half.h"
 #include "ThreadPool.h"
 #include "cpu_features.h"
 #include "kernels.h"
@@ -157,6 +158,61 @@ bool gemm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const
   return true;
 }
 
+// bfloat16: PyTorch's bfloat16 gemm accumulates in float (at::opmath_type), as the TS kernel does.
+// A and B widen to float copies (exact), C too when beta reads it; the float GEMM runs on them and each
+// element of C rounds back to bfloat16 once. A copy keeps its operand's order (row-major, or
+// column-major for a transposed one: linear's weight), so reads and writes are contiguous and the
+// GEMM sees the layout it would have had; the copies cost (mk + kn + mn) conversions against the
+// product's mnk multiply-adds.
+struct Bf16Copy {
+  std::vector<float> buf;
+  GemmOperand<float> op;
+};
+// (i, j) of a rows x cols operand in its copy's order: outer(o) and inner(q) loops over the copy
+template <class F>
+void for_each_in_order(const GemmOperand<uint16_t>& o, int64_t rows, int64_t cols, F visit) {
+  const bool col_major = std::llabs(o.cs) > std::llabs(o.rs);
+  const int64_t outer = col_major ? cols : rows, inner = col_major ? rows : cols;
+  parallel_for(0, outer, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, inner)), [&](int64_t o0, int64_t o1) {
+    for (int64_t x = o0; x < o1; ++x)
+      for (int64_t y = 0; y < inner; ++y) {
+        const int64_t i = col_major ? y : x, j = col_major ? x : y;
+        visit(i, j, x * inner + y);
+      }
+  });
+}
+GemmOperand<float> copy_layout(const GemmOperand<uint16_t>& o, int64_t rows, int64_t cols, float* buf) {
+  return std::llabs(o.cs) > std::llabs(o.rs) ? GemmOperand<float>{buf, 1, rows} : GemmOperand<float>{buf, cols, 1};
+}
+void widen(const GemmOperand<uint16_t>& o, int64_t rows, int64_t cols, float* buf) {
+  for_each_in_order(o, rows, cols, [&](int64_t i, int64_t j, int64_t at) { buf[at] = bf16_t{o.data[i * o.rs + j * o.cs]}.to_float(); });
+}
+bool gemm_bf16_from_js(const Napi::CallbackInfo& info, const double* meta) {
+  GemmProblem<uint16_t> h;
+  h.m = int64_t(meta[0]);
+  h.n = int64_t(meta[1]);
+  h.k = int64_t(meta[2]);
+  if (!gemm_operands<uint16_t>(info, napi_uint16_array, meta + 5, 1, nullptr, h, "gemm")) return false;
+  const int64_t m = h.m, n = h.n, k = h.k;
+  if (m == 0 || n == 0) return true;
+  std::vector<float> a(size_t(m * k)), b(size_t(k * n)), c(size_t(m * n), 0.0f);
+  GemmProblem<float> p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.alpha = float(meta[3]);
+  p.beta = float(meta[4]);
+  widen(h.a, m, k, a.data());
+  widen(h.b, k, n, b.data());
+  if (p.beta != 0.0f) widen(h.c, m, n, c.data());  // beta == 0: C is not read (BLAS)
+  p.a = copy_layout(h.a, m, k, a.data());
+  p.b = copy_layout(h.b, k, n, b.data());
+  p.c = copy_layout(h.c, m, n, c.data());
+  run_gemm<float>(p, own_unit().sgemm);
+  for_each_in_order(h.c, m, n, [&](int64_t i, int64_t j, int64_t at) { h.c.data[i * h.c.rs + j * h.c.cs] = bf16_t::from_float(c[size_t(at)]).x; });
+  return true;
+}
+
 // gemm(dtype, meta, a, b, c) -> bool; meta = [m, n, k, alpha, beta, a offset, rs, cs, b ..., c ...]
 // (element offsets and strides). false: a dtype or array type it does not take.
 Napi::Value GemmJs(const Napi::CallbackInfo& info) {
@@ -167,6 +223,7 @@ Napi::Value GemmJs(const Napi::CallbackInfo& info) {
   bool ok = false;
   if (dtype == kFloat) ok = gemm_from_js<float>(info, napi_float32_array, meta, false);
   else if (dtype == kDouble) ok = gemm_from_js<double>(info, napi_float64_array, meta, false);
+  else if (dtype == kBFloat16) ok = gemm_bf16_from_js(info, meta);
   if (env.IsExceptionPending()) return env.Undefined();
   return Napi::Boolean::New(env, ok);
 }

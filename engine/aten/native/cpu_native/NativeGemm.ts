@@ -2,8 +2,10 @@
 // addbmm, mv, addmv, dot, vdot — and so matmul, linear, einsum and their backward passes, which are
 // made of these. float32 and float64 on operands of any strides: the addon runs its own GEMM, or a
 // system CBLAS (OpenBLAS) linked at build time when GLASSTORCH_BLAS=cblas or _set_native_blas("cblas")
-// asks for it and the operands have a BLAS layout. Other dtypes (integers, half,
-// bfloat16) and an output sharing storage with an input go to the TypeScript kernel.
+// asks for it and the operands have a BLAS layout; bfloat16 through float copies of the operands
+// (float accumulation, as PyTorch's and the TS kernel's), C rounded back once. Other dtypes
+// (integers; half, which PyTorch 1.13's CPU gemm refuses) and an output sharing storage with an input
+// go to the TypeScript kernel.
 //
 // As PyTorch's gemm dispatches tiny products to its own loops, products of fewer than
 // SMALL_GEMM_FLOPS multiply-adds stay in TypeScript, where a call costs less than crossing into the addon.
@@ -31,7 +33,7 @@ function shares(a: GemmOperand, c: GemmOperand): boolean {
 
 function gemm(addon: NativeAddon, p: GemmParams): boolean {
   const t = p.dtype;
-  if (t !== ScalarType.Float && t !== ScalarType.Double) return false;
+  if (t !== ScalarType.Float && t !== ScalarType.Double && t !== ScalarType.BFloat16) return false;
   if (p.m * p.n * p.k < SMALL_GEMM_FLOPS) return false;
   // C written while A or B are still read: the TypeScript kernel packs both first
   if (p.k > 0 && (shares(p.a, p.c) || shares(p.b, p.c))) return false;
