@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "Half.h"
 #include "ThreadPool.h"
 #include "cpu_features.h"
 #include "kernels.h"
@@ -31,6 +32,7 @@ const NNKernelTable& nn() {
 template <typename T> constexpr napi_typedarray_type kArrayType = napi_float32_array;
 template <> constexpr napi_typedarray_type kArrayType<double> = napi_float64_array;
 template <> constexpr napi_typedarray_type kArrayType<int64_t> = napi_bigint64_array;
+template <> constexpr napi_typedarray_type kArrayType<uint16_t> = napi_uint16_array;  // bfloat16's bits
 
 // Reads the call's arguments; the first failed check throws a TypeError and clears ok.
 struct Args {
@@ -126,6 +128,20 @@ void softmax_backward(const NNKernelsOf<T>& k, const T* grad, const T* output, T
 // one: a (outer, dim) input, inner must be 1).
 constexpr int kLog = 1, kInnerDim = 2;
 
+// bfloat16 bits to float (exact) and back (round to nearest even), n elements, over the pool
+std::vector<float> widen_bf16(const uint16_t* p, int64_t n) {
+  std::vector<float> f(static_cast<size_t>(n));
+  parallel_for(0, n, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) f[size_t(i)] = bf16_t{p[i]}.to_float();
+  });
+  return f;
+}
+void narrow_bf16(const float* f, uint16_t* p, int64_t n) {
+  parallel_for(0, n, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) p[i] = bf16_t::from_float(f[i]).x;
+  });
+}
+
 // softmax(kind, dtype, input, inOffset, output, outOffset, outer, dim, inner)
 Napi::Value Softmax(const Napi::CallbackInfo& info) {
   Args a(info);
@@ -145,6 +161,16 @@ Napi::Value Softmax(const Napi::CallbackInfo& info) {
     double* out = a.ptr<double>(4, a.i64(5), n);
     if (!a.ok) return info.Env().Undefined();
     softmax_forward(nn().f64, in, out, outer, dim, inner, log, lastdim);
+  } else if (dtype == kBFloat16 && !(log && lastdim)) {
+    // 1.13 computes bfloat16 softmax and the inner-dim kernels in float (its last-dim log_softmax
+    // rounds every step in Vectorized<BFloat16> and stays in TypeScript): widened, the float kernel,
+    // each result rounded once
+    const uint16_t* in = a.ptr<uint16_t>(2, a.i64(3), n);
+    uint16_t* out = a.ptr<uint16_t>(4, a.i64(5), n);
+    if (!a.ok) return info.Env().Undefined();
+    std::vector<float> x = widen_bf16(in, n), y(static_cast<size_t>(n));
+    softmax_forward(nn().f32, x.data(), y.data(), outer, dim, inner, log, lastdim);
+    narrow_bf16(y.data(), out, n);
   } else {
     return Napi::Boolean::New(info.Env(), false);
   }
@@ -167,9 +193,22 @@ Napi::Value SoftmaxBackward(const Napi::CallbackInfo& info) {
     T* gi = a.ptr<T>(6, a.i64(7), n);
     if (a.ok) softmax_backward(k, g, o, gi, outer, dim, inner, log, lastdim);
   };
-  if (dtype == kFloat) run(float(), nn().f32);
-  else if (dtype == kDouble) run(double(), nn().f64);
-  else return Napi::Boolean::New(info.Env(), false);
+  if (dtype == kFloat) {
+    run(float(), nn().f32);
+  } else if (dtype == kDouble) {
+    run(double(), nn().f64);
+  } else if (dtype == kBFloat16) {
+    // bfloat16 in float, as 1.13 and the TS kernels compute both backward kernels
+    const uint16_t* g = a.ptr<uint16_t>(2, a.i64(3), n);
+    const uint16_t* o = a.ptr<uint16_t>(4, a.i64(5), n);
+    uint16_t* gi = a.ptr<uint16_t>(6, a.i64(7), n);
+    if (!a.ok) return info.Env().Undefined();
+    std::vector<float> gf = widen_bf16(g, n), of = widen_bf16(o, n), r(static_cast<size_t>(n));
+    softmax_backward(nn().f32, gf.data(), of.data(), r.data(), outer, dim, inner, log, lastdim);
+    narrow_bf16(r.data(), gi, n);
+  } else {
+    return Napi::Boolean::New(info.Env(), false);
+  }
   return a.ok ? Napi::Value(Napi::Boolean::New(info.Env(), true)) : info.Env().Undefined();
 }
 

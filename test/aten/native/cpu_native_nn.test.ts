@@ -153,11 +153,23 @@ native("softmax and log_softmax", () => {
       expect(Math.abs(-nat[j] - e) <= Math.max(ulp, 2 ** -149), `exp(${xs[j]}): ${-nat[j]} vs ${e}`).toBe(true);
     }
   });
-  it("a strided input and a float16 input decline to the TypeScript kernel", () => {
+  it("a strided input, and bfloat16's last-dim log_softmax (1.13 rounds its every step to bfloat16), decline to the TypeScript kernel", () => {
     const x = randn([6, 10], torch.float32, 3).t();
     compare(() => [torch.softmax(x, 1)], FORWARD, EXACT, "ts");
     const h = randn([4, 5], torch.float32, 4).to(torch.bfloat16);
-    compare(() => [torch.softmax(h, 1)], FORWARD, EXACT, "ts");
+    compare(() => [torch.log_softmax(h, 1)], FORWARD, EXACT, "ts");
+  });
+  it("bfloat16: computed in float (widened, the float32 kernel, rounded once), as 1.13 and the TS kernels compute it", () => {
+    // the float32 results agree within a few float ulps; rounded to bfloat16 they agree but at a rounding boundary
+    const BF16 = { rtol: 2 ** -8, atol: 1e-30 };
+    for (const [shape, dim] of [[[6, 130], 1], [[4, 9, 300], 1], [[3, 4, 2, 6], 0], [[2, 37], -1]] as [number[], number][]) {
+      const x = randn(shape, torch.float32, 5 + shape[0]).to(torch.bfloat16), g = randn(shape, torch.float32, 9, 1).to(torch.bfloat16);
+      const lastdim = dim === -1 || dim === shape.length - 1;
+      compare(() => [torch.softmax(x, dim), ...(lastdim ? [] : [torch.log_softmax(x, dim)])], FORWARD, BF16);
+      const [out, logOut] = underTs(() => [torch.softmax(x, dim), torch.log_softmax(x, dim)]);
+      compare(() => [_softmax_backward_data_default.call(g, out, dim, torch.bfloat16) as torch.Tensor], BACKWARD, BF16);
+      compare(() => [_log_softmax_backward_data_default.call(g, logOut, dim, torch.bfloat16) as torch.Tensor], BACKWARD, BF16);
+    }
   });
   it("an empty input and a 0-d input", () => {
     const e = torch.zeros([0, 4]);

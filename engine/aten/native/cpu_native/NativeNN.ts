@@ -4,7 +4,8 @@
 // backward), 2-d max / average / adaptive-average pooling (forward and backward), and the index
 // kernels: index_select (embedding's rows), gather, scatter / scatter_add / scatter_reduce's sum and
 // mean, embedding_dense_backward, and nll_loss forward / backward (cross_entropy's last step). The NN kernels take float32 and float64 on contiguous operands (the
-// layout PyTorch's kernels themselves run on after .contiguous()); index_select, gather and scatter
+// layout PyTorch's kernels themselves run on after .contiguous()), softmax also bfloat16 (in
+// float, but the last-dim log_softmax forward); index_select, gather and scatter
 // copy elements of any dtype (adds: float32, float64, int32, int64), gather and scatter on any strides.
 // Anything else (another dtype, a strided or channels-last operand, an index out of range, whose
 // error the TypeScript kernel raises) returns false and the TypeScript kernel runs.
@@ -93,14 +94,15 @@ function dense(t: Tensor, st: ScalarType): [TypedView, number] | null {
 const LOG = 1, INNER_DIM = 2;
 
 function softmax(addon: NativeNNAddon, kind: number, a: SM.SoftmaxArgs): boolean {
-  if (!isFloat(a.dtype)) return false;
+  // bfloat16 in float, but the last-dim log_softmax (1.13 rounds its every step to bfloat16: the TS kernel)
+  if (!isFloat(a.dtype) && !(a.dtype === ScalarType.BFloat16 && kind !== LOG)) return false;
   const x = dense(a.input, a.dtype), y = dense(a.output, a.dtype);
   if (x === null || y === null) return false;
   return addon.nn_softmax(kind, a.dtype, x[0], x[1], y[0], y[1], a.outer, a.dimSize, a.inner);
 }
 
 function softmaxBackward(addon: NativeNNAddon, kind: number, a: SM.SoftmaxBackwardArgs): boolean {
-  if (!isFloat(a.dtype)) return false;
+  if (!isFloat(a.dtype) && a.dtype !== ScalarType.BFloat16) return false;
   const g = dense(a.grad, a.dtype), o = dense(a.output, a.dtype), gi = dense(a.gradInput, a.dtype);
   if (g === null || o === null || gi === null) return false;
   return addon.nn_softmax_backward(kind, a.dtype, g[0], g[1], o[0], o[1], gi[0], gi[1], a.outer, a.dimSize, a.inner);
