@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace glasstorch {
 namespace {
@@ -56,6 +57,15 @@ struct bf16_t {
     return bf16_t{static_cast<uint16_t>(f != f ? 0x7fc0u : rounded)};
   }
 };
+
+// the 16-bit float types, and any element type widened to double (a 16-bit one exactly, through float)
+template <typename T>
+constexpr bool is_reduced_v = std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>;
+template <typename T>
+inline double to_double(T v) {
+  if constexpr (is_reduced_v<T>) return v.to_float();
+  else return static_cast<double>(v);
+}
 
 }  // namespace
 }  // namespace glasstorch

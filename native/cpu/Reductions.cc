@@ -118,14 +118,7 @@ const T* in_at(const Problem& p, int64_t o, int64_t* out_off, int64_t* out2_off)
 // float16/bfloat16 sum as the float types do: in double, rounded once at the end (through float, as
 // the TS kernel's and c10's conversions)
 template <typename T>
-constexpr bool is_reduced_v = std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>;
-template <typename T>
 constexpr bool is_float_like_v = std::is_floating_point_v<T> || is_reduced_v<T>;
-template <typename T>
-inline double to_double(T v) {
-  if constexpr (is_reduced_v<T>) return v.to_float();
-  else return static_cast<double>(v);
-}
 
 template <typename T, typename Acc>
 Acc sum_range(const Problem& p, const T* base, int64_t b, int64_t e, pw::SumRow row) {
