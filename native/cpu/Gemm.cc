@@ -164,11 +164,9 @@ bool gemm_from_js(const Napi::CallbackInfo& info, napi_typedarray_type tt, const
 // column-major for a transposed one: linear's weight), so reads and writes are contiguous and the
 // GEMM sees the layout it would have had; the copies cost (mk + kn + mn) conversions against the
 // product's mnk multiply-adds.
-struct Bf16Copy {
-  std::vector<float> buf;
-  GemmOperand<float> op;
-};
-// (i, j) of a rows x cols operand in its copy's order: outer(o) and inner(q) loops over the copy
+
+// visit(i, j, at) for each element (i, j) of a rows x cols operand, in its copy's order (at: the
+// element's index in the copy), the copy's outer loop split over the pool
 template <class F>
 void for_each_in_order(const GemmOperand<uint16_t>& o, int64_t rows, int64_t cols, F visit) {
   const bool col_major = std::llabs(o.cs) > std::llabs(o.rs);
