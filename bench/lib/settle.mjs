@@ -9,9 +9,10 @@
 // PyTorch's.
 //
 // The cores: the other side's threads may still be spinning when a round starts. OpenBLAS's pool
-// busy-waits 2^28 cycles (~75 ms here) after a call before it sleeps, libgomp's threads spin too:
-// Glasstorch's matmul 512 took 2.6 ms in rounds that followed PyTorch's, 1.25 ms alone. So a round
-// also waits until the machine's CPUs are idle (/proc/stat), as long as that takes, up to a cap.
+// busy-waits after a call before it sleeps (PyTorch's process burned 100 ms of CPU in the 200 ms
+// after one matmul 512), libgomp's threads spin too (10 ms after a 1e6 add): Glasstorch's matmul 512
+// took 2.6 ms in rounds that followed PyTorch's, 1.25 ms alone. So a round also waits until the
+// machine's CPUs are idle (/proc/stat), as long as that takes, up to a cap.
 import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
