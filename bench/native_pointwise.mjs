@@ -1,7 +1,9 @@
 // The native pointwise kernels and reductions (issue #8 item 4; native/cpu/Pointwise.cc,
 // Reductions.cc): the best ms per call over short batches and the bytes each call moves per second, at 1 and N threads,
 // with the TypeScript kernel for scale. Short runs (the machine is shared). Usage: npm run build, then
-//   node bench/native_pointwise.mjs [--quick] [--no-ts]
+//   node bench/native_pointwise.mjs [--quick] [--no-ts] [--dtype=bfloat16] [--only=exp,sum]
+// --dtype runs every op on that dtype (bfloat16, float16, float64; default float32); an op the dtype
+// has no kernel for prints its error.
 import * as torch from "../dist/engine/index.js";
 import { set_cpu_capability } from "../dist/engine/aten/native/DispatchStub.js";
 
@@ -65,15 +67,24 @@ const ops = [
   ["var", (a) => torch.var(a), 4],
 ];
 const sizes = quick ? [1e6] : [1e6, 1e7];
+const dtype = torch[process.argv.find((s) => s.startsWith("--dtype="))?.slice(8) ?? "float32"];
+if (!(dtype instanceof Object) || !("is_floating_point" in dtype)) throw new Error("--dtype: a floating dtype, e.g. --dtype=bfloat16");
+const itemScale = torch.empty(1, { dtype }).element_size() / 4; // the ops' bytes per element count float32's
 const only = process.argv.find((s) => s.startsWith("--only="))?.slice(7).split(",");
 const fmt = (v) => (Number.isNaN(v) ? "-" : v < 0.01 ? v.toFixed(4) : v < 10 ? v.toFixed(3) : v.toFixed(1));
-console.log(`capability ${status.addon.capability}, ${cores} threads; best ms per call of short batches; GB/s = bytes read + written / time at ${cores} threads`);
+console.log(`${dtype}, capability ${status.addon.capability}, ${cores} threads; best ms per call of short batches; GB/s = bytes read + written / time at ${cores} threads`);
 console.log(["op".padEnd(26), "n".padStart(9), "ts".padStart(9), "native 1T".padStart(10), `native ${cores}T`.padStart(10), "GB/s".padStart(6)].join(" "));
 for (const n of sizes) {
   torch.manual_seed(0);
-  const a = torch.rand(n).add(0.01), b = torch.rand(n), o = torch.rand(n);
+  const a = torch.rand(n).add(0.01).to(dtype), b = torch.rand(n).to(dtype), o = torch.rand(n).to(dtype);
   for (const [name, f, bpe] of ops) {
     if (only && !only.some((s) => name.startsWith(s))) continue;
+    try {
+      f(a, b, o);
+    } catch (e) {
+      console.log(`${name.padEnd(26)} ${String(n).padStart(9)} ${String(e.message).split("\n")[0]}`);
+      continue;
+    }
     let ts = NaN;
     if (!noTs && n <= 1e6) {
       set_cpu_capability("ts");
@@ -84,6 +95,6 @@ for (const n of sizes) {
     const n1 = timeIt(() => f(a, b, o));
     torch.set_num_threads(cores);
     const nN = timeIt(() => f(a, b, o));
-    console.log([name.padEnd(26), String(n).padStart(9), fmt(ts).padStart(9), fmt(n1).padStart(10), fmt(nN).padStart(10), ((bpe * n) / nN / 1e6).toFixed(1).padStart(6)].join(" "));
+    console.log([name.padEnd(26), String(n).padStart(9), fmt(ts).padStart(9), fmt(n1).padStart(10), fmt(nN).padStart(10), ((bpe * itemScale * n) / nN / 1e6).toFixed(1).padStart(6)].join(" "));
   }
 }
