@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "GemmAddon.h"
+#include "AdvancedIndex.h"
 #include "Allocator.h"
 #include "Bmm.h"
 #include "Fill.h"
@@ -158,6 +159,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitFill(env, exports);
   InitBmm(env, exports);
   InitOps2(env, exports);
+  InitAdvancedIndex(env, exports);
   return exports;
 }
 

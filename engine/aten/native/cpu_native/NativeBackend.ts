@@ -80,6 +80,14 @@ export interface NativeAddon {
   ops2_arange(dtype: number, out: ArrayBufferView, offset: number, size: number, start: number, step: number): boolean;
   ops2_linspace(dtype: number, out: ArrayBufferView, offset: number, steps: number, start: number, end: number): boolean;
   ops2_norm(ord: number, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
+  // native/cpu/AdvancedIndex.cc (NativeAdvancedIndex.ts): meta over the indexing result for [out, src, indices...]
+  // ([value, dst, indices...] for index_put), indexed = [n, then self's indexed dims: size, stride]; false declines
+  adv_index(meta: Float64Array, indexed: Float64Array, out: ArrayBufferView, src: ArrayBufferView, ...indices: ArrayBufferView[]): boolean;
+  adv_index_put(meta: Float64Array, indexed: Float64Array, dtype: number, accumulate: boolean, dst: ArrayBufferView, value: ArrayBufferView, ...indices: ArrayBufferView[]): boolean;
+  /** The non-zero elements of self (meta = [ndim, shape..., offset, strides...]), or -1 (declined). */
+  adv_nonzero_count(dtype: number, meta: Float64Array, self: ArrayBufferView): number;
+  /** Their coordinates, out[outOffset + d * count + r]; count is adv_nonzero_count's. */
+  adv_nonzero(dtype: number, meta: Float64Array, self: ArrayBufferView, out: ArrayBufferView, outOffset: number, count: number): boolean;
 }
 
 /** Which GEMM the addon runs (Gemm.cc): CBLAS when linked and chosen, else the own blocked GEMM. */

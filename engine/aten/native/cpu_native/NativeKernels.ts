@@ -24,6 +24,7 @@ import { registerRandomKernels } from "./NativeRandom.js";
 import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
 import { registerOps2Kernels } from "./NativeOps2.js";
+import { registerAdvancedIndexKernels } from "./NativeAdvancedIndex.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -136,6 +137,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerFillKernels(addon);
   registerBmmKernels(addon);
   registerOps2Kernels(addon);
+  registerAdvancedIndexKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

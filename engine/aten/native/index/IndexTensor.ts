@@ -60,7 +60,8 @@ export function index_out(self: Tensor, indices: readonly OptTensor[], out: Tens
     result = given;
   } else {
     const strides = iterator_output_strides(shape, [info.src, ...info.indexers]);
-    result = wrap(empty_strided_impl(shape, strides, self.dtype, self.device));
+    // uninitialized, as at::empty: index_stub writes every element (or raises, and the result is dropped)
+    result = wrap(empty_strided_impl(shape, strides, self.dtype, self.device, true));
   }
   if (hasData(result) && result.numel() > 0) index_stub.call(result.device.type, result, info);
   return result;

@@ -28,8 +28,21 @@ function nonzeroCoords(self: Tensor): number[][] {
   return coords;
 }
 
-export const nonzero_stub = new DispatchStub<(result: Tensor, coords: readonly number[][]) => void>("nonzero_out_cpu", REF);
-nonzero_stub.register("ts", (result, coords) => {
+/**
+ * Sizes result for n rows of nd coordinates: written as (nd, n) and returned transposed, sizes
+ * [n, nd], strides [1, n] (nonzero_out_cpu's layout).
+ */
+export function size_nonzero_result(result: Tensor, n: number, nd: number): void {
+  resize_output(result, [nd, n]);
+  result._impl.set_sizes_and_strides([n, nd], [1, n]);
+}
+
+/** nonzero_out_cpu's work: count self's non-zero elements, size result, write their coordinates. */
+export const nonzero_stub = new DispatchStub<(self: Tensor, result: Tensor) => void>("nonzero_out_cpu", REF);
+nonzero_stub.register("ts", (self, result) => {
+  const coords = nonzeroCoords(self);
+  size_nonzero_result(result, coords.length, self.dim());
+  if (coords.length === 0 || self.dim() === 0) return;
   const r = elements(result);
   coords.forEach((c, i) => c.forEach((v, j) => r.set(offsetAt(result, [i, j]), BigInt(v))));
 });
@@ -40,12 +53,7 @@ export function nonzero_out_cpu(self: Tensor, result: Tensor): Tensor {
   }
   assert_no_internal_overlap(result);
   assert_no_overlap(result, self);
-  const coords = nonzeroCoords(self);
-  // the result is written as (ndim, count) and returned transposed: sizes [count, ndim], strides [1, count]
-  const n = coords.length, nd = self.dim();
-  resize_output(result, [nd, n]);
-  result._impl.set_sizes_and_strides([n, nd], [1, n]);
-  if (coords.length && self.dim()) nonzero_stub.call(self.device.type, result, coords);
+  nonzero_stub.call(self.device.type, self, result);
   return result;
 }
 

@@ -97,8 +97,14 @@ export function arith(dt: dtype) {
   if (st === ScalarType.Bool) {
     return { add: (a: Value, b: Value) => (a || b ? 1 : 0), mul: (a: Value, b: Value) => (a && b ? 1 : 0), zero: 0 as Value, one: 1 as Value };
   }
-  // float32 sums round on store; half/bfloat16 compute in float and round on store
-  const round = st === ScalarType.Double ? (x: number) => x : Math.fround;
+  if (st === ScalarType.Int) {
+    // int32: the exact sum (below 2^32) wraps on store; the product wraps as C++'s does (Math.imul)
+    return { add: (a: Value, b: Value) => (a as number) + (b as number), mul: (a: Value, b: Value) => Math.imul(a as number, b as number), zero: 0 as Value, one: 1 as Value };
+  }
+  // float32 sums round on store; half/bfloat16 compute in float and round on store; the narrower
+  // integers' sums and products are exact in a double and wrap on store
+  const exact = st === ScalarType.Double || st === ScalarType.Short || st === ScalarType.Char || st === ScalarType.Byte;
+  const round = exact ? (x: number) => x : Math.fround;
   return {
     add: (a: Value, b: Value) => round((a as number) + (b as number)),
     mul: (a: Value, b: Value) => round((a as number) * (b as number)),
