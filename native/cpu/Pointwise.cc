@@ -129,8 +129,8 @@ bool make_plan(const Napi::CallbackInfo& info, napi_value meta, int first, int n
 }
 
 int arity(int op) {
-  if (op <= kThreshold || op == kLerpScalar || op >= kGeluBackwardErfVec) return 3;
-  if (op >= kAddcmul) return 4;
+  if (op <= kThreshold || op == kLerpScalar || (op >= kGeluBackwardErfVec && op <= kSiluBackward)) return 3;
+  if (op >= kAddcmul && op <= kLerpTensor) return 4;
   return 2;
 }
 

@@ -34,6 +34,8 @@ enum Op : int {
   kGeluBackwardErf,     // gelu_backward(approximate='none'), erf (strided operands)
   kGeluBackwardTanh,    // gelu_backward(approximate='tanh')
   kSiluBackward,
+  // (out, a): rounding and sign (exact), more transcendentals
+  kFloor, kCeil, kTrunc, kRound, kFrac, kSign, kLog1p, kExpm1, kLog2, kLog10, kExp2, kSinh, kCosh, kTan, kAsin, kAcos, kAtan,
   kNumOps
 };
 

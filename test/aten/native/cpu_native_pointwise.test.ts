@@ -243,6 +243,12 @@ describe("unary ops and activations: native vs TS", () => {
     ["pow -0.5", (x) => torch.pow(x, -0.5), "pow_tensor_scalar_stub", FLOAT_DTYPES],
     ["pow -1", (x) => torch.pow(x, -1), "pow_tensor_scalar_stub", FLOAT_DTYPES],
     ["pow -2", (x) => torch.pow(x, -2), "pow_tensor_scalar_stub", FLOAT_DTYPES],
+    ["floor", (x) => torch.floor(x), "floor_stub", FLOAT_DTYPES],
+    ["ceil", (x) => torch.ceil(x), "ceil_stub", FLOAT_DTYPES],
+    ["trunc", (x) => torch.trunc(x), "trunc_stub", FLOAT_DTYPES],
+    ["round (halves to even)", (x) => torch.round(x.mul(2)), "round_stub", FLOAT_DTYPES],
+    ["frac", (x) => torch.frac(x), "frac_stub", FLOAT_DTYPES],
+    ["sign", (x) => torch.sign(x), "sign_stub", [...FLOAT_DTYPES, ...INT_DTYPES, torch.bool]],
   ];
   const transcendental: [string, (x: torch.Tensor) => torch.Tensor, string, torch.dtype[]][] = [
     ["exp", (x) => torch.exp(x), "exp_stub", FLOAT_DTYPES],
@@ -255,6 +261,17 @@ describe("unary ops and activations: native vs TS", () => {
     ["erf", (x) => torch.erf(x), "erf_stub", FLOAT_DTYPES],
     ["gelu", (x) => torch.nn.functional.gelu(x), "GeluKernel", [torch.float32]],
     ["gelu tanh", (x) => torch.nn.functional.gelu(x, { approximate: "tanh" }), "GeluKernel", FLOAT_DTYPES],
+    ["log1p", (x) => torch.log1p(x), "log1p_stub", FLOAT_DTYPES],
+    ["expm1", (x) => torch.expm1(x), "expm1_stub", FLOAT_DTYPES],
+    ["log2", (x) => torch.log2(x), "log2_stub", FLOAT_DTYPES],
+    ["log10", (x) => torch.log10(x), "log10_stub", FLOAT_DTYPES],
+    ["exp2", (x) => torch.exp2(x), "exp2_stub", FLOAT_DTYPES],
+    ["sinh", (x) => torch.sinh(x), "sinh_stub", FLOAT_DTYPES],
+    ["cosh", (x) => torch.cosh(x), "cosh_stub", FLOAT_DTYPES],
+    ["tan", (x) => torch.tan(x), "tan_stub", FLOAT_DTYPES],
+    ["asin", (x) => torch.asin(x), "asin_stub", FLOAT_DTYPES],
+    ["acos", (x) => torch.acos(x), "acos_stub", FLOAT_DTYPES],
+    ["atan", (x) => torch.atan(x), "atan_stub", FLOAT_DTYPES],
   ];
   const layouts = (x: torch.Tensor): [string, torch.Tensor][] => [
     ["contiguous", x],

@@ -10,7 +10,9 @@
 //     uint8, int8, int16, int32, int64, float32, float64 (bool for add/mul/maximum/minimum/compare)
 //   div, sqrt, rsqrt, reciprocal, exp, log, tanh, sigmoid, silu, sin, cos, erf, pow(Tensor, Scalar)
 //     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp, gelu (both approximations),
-//     gelu_backward, silu_backward: float32, float64
+//     gelu_backward, silu_backward, floor, ceil, trunc, round, frac (exact), log1p, expm1, log2, log10,
+//     exp2, sinh, cosh (double polynomials, vectorized), tan, asin, acos, atan (glibc): float32, float64
+//     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype but bfloat16
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   float16 and bfloat16, computed in float a block at a time and rounded once (where the TS kernel
@@ -36,6 +38,8 @@ import { lerp_kernel_scalar_weight, lerp_kernel_tensor_weight } from "../binary/
 import { pow_tensor_scalar_stub } from "../binary/Pow.js";
 import {
   neg_stub, abs_stub, sqrt_stub, rsqrt_stub, reciprocal_stub, exp_stub, log_stub, tanh_stub, sigmoid_stub, sin_stub, cos_stub, erf_stub,
+  floor_stub, ceil_stub, trunc_stub, round_stub, frac_stub, sign_stub, log1p_stub, expm1_stub, log2_stub, log10_stub, exp2_stub,
+  sinh_stub, cosh_stub, tan_stub, asin_stub, acos_stub, atan_stub,
 } from "../unary/UnaryOpsKernel.js";
 import {
   clamp_scalar_stub, clamp_min_scalar_stub, clamp_max_scalar_stub, maximum_stub as clamp_maximum_stub, minimum_stub as clamp_minimum_stub,
@@ -43,7 +47,7 @@ import {
 import { scalar_to } from "../unary/ScalarConvert.js";
 import { silu_stub, GeluKernel, threshold_stub, GeluBackwardKernel, silu_backward_stub } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
-import { ALL_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_HALF } from "../unary/Dispatch.js";
+import { ALL_TYPES_AND_BFLOAT16, ALL_TYPES_AND_BOOL, FLOATING_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_HALF } from "../unary/Dispatch.js";
 import { bfloat16BitsFromNumber, halfBitsFromNumber } from "../../../c10/util/Half.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 import { registerReductionKernels } from "./NativeReductions.js";
@@ -56,6 +60,8 @@ export const PwOp = {
   geluErfVec: 27, geluErf: 28, geluTanh: 29, clamp: 30, clampMin: 31, clampMax: 32, powScalar: 33,
   lerpScalar: 34, addcmul: 35, addcdiv: 36, lerpTensor: 37,
   geluBackwardErfVec: 38, geluBackwardErf: 39, geluBackwardTanh: 40, siluBackward: 41,
+  floor: 42, ceil: 43, trunc: 44, round: 45, frac: 46, sign: 47, log1p: 48, expm1: 49, log2: 50, log10: 51, exp2: 52,
+  sinh: 53, cosh: 54, tan: 55, asin: 56, acos: 57, atan: 58,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -153,8 +159,8 @@ function scalarAs(s: Scalar, t: ScalarType): number | null {
 
 /** How many inputs each op reads (Pointwise.cc's arity, less the output). */
 function arityOf(op: number): number {
-  if (op <= PwOp.threshold || op === PwOp.lerpScalar || op >= PwOp.geluBackwardErfVec) return 2;
-  if (op >= PwOp.addcmul) return 3;
+  if (op <= PwOp.threshold || op === PwOp.lerpScalar || (op >= PwOp.geluBackwardErfVec && op <= PwOp.siluBackward)) return 2;
+  if (op >= PwOp.addcmul && op <= PwOp.lerpTensor) return 3;
   return 1;
 }
 
@@ -217,6 +223,24 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   sin_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.sin));
   cos_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.cos));
   erf_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.erf));
+  // rounding (exact), sign (exact; bool is its own sign), and the other vml ops (FLOATING_TYPES_AND_BFLOAT16)
+  floor_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.floor));
+  ceil_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.ceil));
+  trunc_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.trunc));
+  round_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.round));
+  frac_stub.register("native", within(FLOATING_TYPES_AND_HALF, PwOp.frac));
+  sign_stub.register("native", within(ALL_TYPES_AND_BOOL, PwOp.sign));
+  log1p_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.log1p));
+  expm1_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.expm1));
+  log2_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.log2));
+  log10_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.log10));
+  exp2_stub.register("native", within(FLOATING_TYPES_AND_HALF, PwOp.exp2));
+  sinh_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.sinh));
+  cosh_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.cosh));
+  tan_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.tan));
+  asin_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.asin));
+  acos_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.acos));
+  atan_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.atan));
   /** gelu and its backward: the tanh form, or erf (the vectorized one when every operand is contiguous: the TS kernel's and PyTorch's choice) */
   const gelu = (tanhOp: number, erfVecOp: number, erfOp: number) => (iter: TensorIterator, approximate: "none" | "tanh") => {
     if (!FLOAT_AND_BFLOAT16.includes(iter.commonDtype.scalarType)) return false;
