@@ -129,7 +129,7 @@ bool make_plan(const Napi::CallbackInfo& info, napi_value meta, int first, int n
 }
 
 int arity(int op) {
-  if (op <= kThreshold || op == kLerpScalar || (op >= kGeluBackwardErfVec && op <= kSiluBackward)) return 3;
+  if (op <= kThreshold || op == kLerpScalar || (op >= kGeluBackwardErfVec && op <= kSiluBackward) || op == kMse) return 3;
   if (op >= kAddcmul && op <= kLerpTensor) return 4;
   return 2;
 }

@@ -30,7 +30,7 @@
 namespace glasstorch {
 namespace {
 
-enum Kind : int { kSum = 0, kMean = 1, kVar = 2, kStd = 3, kMax = 4, kMin = 5 };
+enum Kind : int { kSum = 0, kMean = 1, kVar = 2, kStd = 3, kMax = 4, kMin = 5, kLogSumExp = 6 };
 constexpr int64_t kBlock = 32768;
 
 struct Dims {
@@ -240,6 +240,38 @@ void moments_impl(const Problem& p, bool is_std, double correction) {
   });
 }
 
+// ---- logsumexp: m = max (NaN if any; |m| = inf replaced by 0), then log(sum(exp(x - m))) + m ----
+// (LogSumExp.ts's steps, in its rounding: the sum in double, the log and the add in the element type)
+
+template <typename T>
+void logsumexp_impl(const Problem& p) {
+  const int64_t nout = p.kept.numel, nred = p.red.numel;
+  if (nout == 0) return;
+  T* out = reinterpret_cast<T*>(p.out);
+  const auto sum = pw::table().lse_sum[std::is_same_v<T, float> ? kFloat : kDouble];
+  parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, 8 * nred)), [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      int64_t oo, oo2;
+      const T* ip = in_at<T>(p, o, &oo, &oo2);
+      double m = nred == 0 ? 0.0 : -std::numeric_limits<double>::infinity();
+      bool nan = false;
+      for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) {
+        for (int64_t j = 0; j < n; ++j) {
+          const double x = static_cast<double>(q[j * st]);
+          nan = nan || x != x;
+          m = x > m ? x : m;
+        }
+      });
+      if (nan) m = std::numeric_limits<double>::quiet_NaN();
+      if (std::fabs(m) == std::numeric_limits<double>::infinity()) m = 0;
+      double s = 0;
+      for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) { s = sum(q, n, st, m, s); });
+      const T ls = static_cast<T>(std::log(static_cast<double>(static_cast<T>(s))));
+      out[oo] = ls + static_cast<T>(m);
+    }
+  });
+}
+
 // ---- max / min with the first index ----
 
 template <typename T>
@@ -416,6 +448,10 @@ Napi::Value PwReduce(const Napi::CallbackInfo& info) {
       break;
     case kMax: case kMin:
       if (in_dtype == out_dtype || !out) ok = by_dtype(in_dtype, [&](auto t) { return maxmin_impl<decltype(t)>(p, kind == kMax), true; });
+      break;
+    case kLogSumExp:
+      if (in_dtype == out_dtype && in_dtype == kFloat && out) ok = (logsumexp_impl<float>(p), true);
+      else if (in_dtype == out_dtype && in_dtype == kDouble && out) ok = (logsumexp_impl<double>(p), true);
       break;
   }
   return Napi::Boolean::New(env, ok);

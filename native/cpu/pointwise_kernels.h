@@ -36,6 +36,8 @@ enum Op : int {
   kSiluBackward,
   // (out, a): rounding and sign (exact), more transcendentals
   kFloor, kCeil, kTrunc, kRound, kFrac, kSign, kLog1p, kExpm1, kLog2, kLog10, kExp2, kSinh, kCosh, kTan, kAsin, kAcos, kAtan,
+  // (out, a, b)
+  kMse,  // (a - b)^2: mse_loss's elementwise step
   kNumOps
 };
 
@@ -58,6 +60,9 @@ struct Table {
   SumCols sum_cols_f32_runs;  // float32 columns in float runs before double (sum_f32_runs's columns)
   ExtremeRow extreme[2][kNumDTypes];  // [0]: min, [1]: max
   int64_t (*find_first[kNumDTypes])(const void* a, int64_t n, double v);  // first a[i] == v (NaN: first NaN), -1 if none
+  // logsumexp's sum: acc + exp(a[i * stride] - m) for i < n, each term rounded to the element type,
+  // added in order in double (float32 and float64; null for the others)
+  double (*lse_sum[kNumDTypes])(const void* a, int64_t n, int64_t stride, double m, double acc);
   // the same ops with streaming (non-temporal) stores on contiguous rows, for outputs larger than the
   // cache (Pointwise.cc: kStreamBytes); null where an op has none
   Loop stream_op[kNumOps][kNumDTypes];

@@ -292,6 +292,18 @@ describe("unary ops and activations: native vs TS", () => {
       }
     }, 60_000);
   }
+  native("mse_loss's (a - b)^2 (mse_stub): every layout, the TS kernel's bits; the reductions after it", () => {
+    for (const dtype of FLOAT_DTYPES) {
+      for (const [lname, a, b] of binaryLayouts(dtype, 10, 35)) {
+        if (typeof b === "number" || b.dim() === 0) continue; // (mse_loss takes tensors of broadcastable shapes)
+        check(`mse_loss ${dtype} ${lname}`, () => torch.nn.functional.mse_loss(a, b.expand_as(a), { reduction: "none" }), "mse_stub");
+        for (const reduction of ["mean", "sum"] as const) {
+          const f = () => torch.nn.functional.mse_loss(a, b.expand_as(a), { reduction });
+          expectSame(f(), underTs(f), `mse_loss ${reduction} ${dtype} ${lname}`, dtype === torch.float32 ? 16 : 2); // (the sums: float runs then double, NativeReductions.ts)
+        }
+      }
+    }
+  });
   native("relu backward (threshold_backward), sigmoid/tanh backward through autograd", () => {
     for (const dtype of FLOAT_DTYPES) {
       const x = data(300, dtype), g = data(300, dtype, 11);

@@ -12,7 +12,8 @@
 //     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp, gelu (both approximations),
 //     gelu_backward, silu_backward, floor, ceil, trunc, round, frac (exact), log1p, expm1, log2, log10,
 //     exp2, sinh, cosh (double polynomials, vectorized), tan, asin, acos, atan (glibc): float32, float64
-//     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype but bfloat16
+//     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype; mse_loss's
+//     (a - b)^2: float32, float64
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   float16 and bfloat16, computed in float a block at a time and rounded once (where the TS kernel
@@ -47,6 +48,7 @@ import {
 import { scalar_to } from "../unary/ScalarConvert.js";
 import { silu_stub, GeluKernel, threshold_stub, GeluBackwardKernel, silu_backward_stub } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
+import { mse_stub } from "../loss/LossKernel.js";
 import { ALL_TYPES_AND_BFLOAT16, ALL_TYPES_AND_BOOL, FLOATING_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_HALF } from "../unary/Dispatch.js";
 import { bfloat16BitsFromNumber, halfBitsFromNumber } from "../../../c10/util/Half.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
@@ -61,7 +63,7 @@ export const PwOp = {
   lerpScalar: 34, addcmul: 35, addcdiv: 36, lerpTensor: 37,
   geluBackwardErfVec: 38, geluBackwardErf: 39, geluBackwardTanh: 40, siluBackward: 41,
   floor: 42, ceil: 43, trunc: 44, round: 45, frac: 46, sign: 47, log1p: 48, expm1: 49, log2: 50, log10: 51, exp2: 52,
-  sinh: 53, cosh: 54, tan: 55, asin: 56, acos: 57, atan: 58,
+  sinh: 53, cosh: 54, tan: 55, asin: 56, acos: 57, atan: 58, mse: 59,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -159,7 +161,7 @@ function scalarAs(s: Scalar, t: ScalarType): number | null {
 
 /** How many inputs each op reads (Pointwise.cc's arity, less the output). */
 function arityOf(op: number): number {
-  if (op <= PwOp.threshold || op === PwOp.lerpScalar || (op >= PwOp.geluBackwardErfVec && op <= PwOp.siluBackward)) return 2;
+  if (op <= PwOp.threshold || op === PwOp.lerpScalar || (op >= PwOp.geluBackwardErfVec && op <= PwOp.siluBackward) || op === PwOp.mse) return 2;
   if (op >= PwOp.addcmul && op <= PwOp.lerpTensor) return 3;
   return 1;
 }
@@ -241,6 +243,8 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   asin_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.asin));
   acos_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.acos));
   atan_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.atan));
+  // mse_loss's (a - b)^2: float32/float64 (float16, in float16 steps with a warning, stays in TypeScript)
+  mse_stub.register("native", within([Float, Double], PwOp.mse));
   /** gelu and its backward: the tanh form, or erf (the vectorized one when every operand is contiguous: the TS kernel's and PyTorch's choice) */
   const gelu = (tanhOp: number, erfVecOp: number, erfOp: number) => (iter: TensorIterator, approximate: "none" | "tanh") => {
     if (!FLOAT_AND_BFLOAT16.includes(iter.commonDtype.scalarType)) return false;
