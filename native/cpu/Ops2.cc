@@ -14,6 +14,8 @@
 //                                                arange_stub / linspace_stub (cpu/RangeFactoriesKernel.cpp):
 //                                                cpu_serial_kernel_vec's vector blocks (two vectors of the
 //                                                AVX2 build's lanes, base + j*step per lane) then the scalar tail
+//   ops2_triangular(upper, k, meta, out, self)   tril / triu (TriangularOps.cpp apply_triu_tril): the kept
+//                                                columns of each row copied, the others zeroed, every dtype
 //   ops2_norm(ord, inDtype, outDtype, meta, in, out)
 //                                                norm_stub (cpu/ReduceOpsKernel.cpp) for ord 0, 1, 2, +-inf:
 //                                                each group reduced in order in the result type, as the TS kernel
@@ -687,6 +689,83 @@ Napi::Value Norm(const Napi::CallbackInfo& info) {
   return yes(env);
 }
 
+// ---- tril / triu ----
+// apply_triu_tril (TriangularOps.cpp): each row i of the last two dims keeps its columns j with
+// j - i <= k (tril) or j - i >= k (triu) and zeroes the others: per row one kept range, copied, and one
+// zeroed range (all-zero bytes: +0, false, 0 in every dtype). Rows are split over the pool.
+
+// ops2_triangular(upper, k, meta, out, self) -> bool; meta = [ndim, shape..., then for out and self:
+// offset, strides...] in elements; ndim >= 2. out may be self itself (in place: the kept elements are
+// not touched), but no other overlap (NativeOps2.ts declines).
+Napi::Value Triangular(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 5 || !info[0].IsBoolean() || !info[1].IsNumber()) return no(env);
+  const bool upper = info[0].As<Napi::Boolean>().Value();
+  const double kd = info[1].As<Napi::Number>().DoubleValue();
+  Typed m, ts[2];
+  if (!typed(env, info[2], &m) || m.type != napi_float64_array) return no(env);
+  if (!typed(env, info[3], &ts[0]) || !typed(env, info[4], &ts[1]) || ts[0].itemsize != ts[1].itemsize) return no(env);
+  const double* q = reinterpret_cast<const double*>(m.data);
+  if (m.length < 1) return no(env);
+  const int nd = static_cast<int>(q[0]);
+  if (nd < 2 || nd > kMaxDims || m.length < 1 + nd + 2 * (1 + nd)) return no(env);
+  const int64_t z = ts[0].itemsize;
+  int64_t shape[kMaxDims], st[2][kMaxDims], off[2];
+  bool empty = false;
+  for (int d = 0; d < nd; ++d) {
+    shape[d] = static_cast<int64_t>(q[1 + d]);
+    if (shape[d] < 0) return no(env);
+    empty = empty || shape[d] == 0;
+  }
+  for (int k = 0; k < 2; ++k) {
+    const double* o = q + 1 + nd + k * (1 + nd);
+    off[k] = static_cast<int64_t>(o[0]);
+    int64_t lo = off[k], hi = off[k];
+    for (int d = 0; d < nd; ++d) {
+      st[k][d] = static_cast<int64_t>(o[1 + d]);
+      if (shape[d] > 0) (st[k][d] >= 0 ? hi : lo) += st[k][d] * (shape[d] - 1);
+    }
+    if (!empty && (lo < 0 || hi >= ts[k].length)) return no(env);
+  }
+  if (empty) return yes(env);
+  const bool in_place = ts[0].data == ts[1].data && off[0] == off[1] && std::equal(st[0], st[0] + nd, st[1]);
+  const int64_t rows = shape[nd - 2], cols = shape[nd - 1];
+  int64_t batch = 1;
+  for (int d = 0; d < nd - 2; ++d) batch *= shape[d];
+  // the diagonal clamped to what a row can see (|k| beyond the matrix changes nothing)
+  const int64_t k = static_cast<int64_t>(std::max(-static_cast<double>(rows + 1), std::min(static_cast<double>(cols + 1), kd)));
+  char* out = ts[0].data + off[0] * z;
+  const char* src = ts[1].data + off[1] * z;
+  parallel_for(0, batch * rows, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, cols)), [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {
+      int64_t rem = r / rows, oo = 0, so = 0;
+      const int64_t i = r % rows;
+      for (int d = nd - 3; d >= 0; --d) {
+        const int64_t c = rem % shape[d];
+        rem /= shape[d];
+        oo += c * st[0][d];
+        so += c * st[1][d];
+      }
+      oo += i * st[0][nd - 2];
+      so += i * st[1][nd - 2];
+      // kept columns: [0, i + k + 1) for tril, [i + k, cols) for triu
+      const int64_t split = std::max<int64_t>(0, std::min<int64_t>(cols, upper ? i + k : i + k + 1));
+      const int64_t keep0 = upper ? split : 0, keep1 = upper ? cols : split;
+      const int64_t zero0 = upper ? 0 : split, zero1 = upper ? split : cols;
+      const int64_t so_c = st[1][nd - 1], oo_c = st[0][nd - 1];
+      char* orow = out + oo * z;
+      const char* srow = src + so * z;
+      if (!in_place) {
+        if (oo_c == 1 && so_c == 1) std::memcpy(orow + keep0 * z, srow + keep0 * z, static_cast<size_t>((keep1 - keep0) * z));
+        else for (int64_t j = keep0; j < keep1; ++j) std::memcpy(orow + j * oo_c * z, srow + j * so_c * z, z);
+      }
+      if (oo_c == 1) std::memset(orow + zero0 * z, 0, static_cast<size_t>((zero1 - zero0) * z));
+      else for (int64_t j = zero0; j < zero1; ++j) std::memset(orow + j * oo_c * z, 0, z);
+    }
+  });
+  return yes(env);
+}
+
 }  // namespace
 }  // namespace ops2
 
@@ -697,6 +776,7 @@ void InitOps2(Napi::Env env, Napi::Object exports) {
   exports.Set("ops2_arange", Napi::Function::New(env, ops2::Arange));
   exports.Set("ops2_linspace", Napi::Function::New(env, ops2::Linspace));
   exports.Set("ops2_norm", Napi::Function::New(env, ops2::Norm));
+  exports.Set("ops2_triangular", Napi::Function::New(env, ops2::Triangular));
 }
 
 }  // namespace glasstorch

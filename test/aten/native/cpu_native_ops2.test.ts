@@ -350,3 +350,27 @@ describe("norm (ord 0, 1, 2, +-inf): native vs TS", () => {
     expect(kernelsRan(() => torch.linalg.vector_norm(x.to(torch.bfloat16), 2))).toContain("norm_stub:ts");
   });
 });
+
+describe("tril / triu: native vs TS (apply_triu_tril: the kept elements' bits, +0 elsewhere)", () => {
+  native("every dtype, diagonals inside and beyond the matrix, batches, strided and transposed inputs, out=, in place", () => {
+    for (const dtype of ALL_DTYPES) {
+      const x = data(3 * 7 * 5, dtype).reshape(3, 7, 5);
+      for (const k of [0, 1, -1, 3, -6, 9, -9]) {
+        check(`tril ${dtype} k=${k}`, () => torch.tril(x, k), "apply_triu_tril", BEST);
+        check(`triu ${dtype} k=${k}`, () => torch.triu(x, k), "apply_triu_tril", BEST);
+      }
+      check(`tril ${dtype} transposed`, () => torch.tril(x.transpose(1, 2), 1), "apply_triu_tril", BEST);
+      check(`triu ${dtype} strided`, () => torch.triu(x.get(":", "::2", "1::2"), 0), "apply_triu_tril", BEST);
+      check(`tril_ ${dtype} in place`, () => x.clone().tril_(-1), "apply_triu_tril", BEST);
+      check(`triu_ ${dtype} in place, transposed`, () => x.clone().transpose(0, 2).triu_(1), "apply_triu_tril", BEST);
+      check(`tril ${dtype} out=`, () => {
+        const out = torch.empty(0, { dtype });
+        torch.tril(x, 2, { out });
+        return out;
+      }, "apply_triu_tril", BEST);
+    }
+    // a big square (rows over several threads' grains): the causal mask of an attention layer
+    const big = torch.full([300, 300], -Infinity);
+    check("triu causal mask 300x300", () => torch.triu(big, 1), "apply_triu_tril");
+  });
+});

@@ -80,6 +80,8 @@ export interface NativeAddon {
   ops2_arange(dtype: number, out: ArrayBufferView, offset: number, size: number, start: number, step: number): boolean;
   ops2_linspace(dtype: number, out: ArrayBufferView, offset: number, steps: number, start: number, end: number): boolean;
   ops2_norm(ord: number, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
+  /** tril/triu: meta = [ndim, shape..., out offset, strides..., self offset, strides...]; out may be self. */
+  ops2_triangular(upper: boolean, k: number, meta: Float64Array, out: ArrayBufferView, self: ArrayBufferView): boolean;
   // native/cpu/AdvancedIndex.cc (NativeAdvancedIndex.ts): meta over the indexing result for [out, src, indices...]
   // ([value, dst, indices...] for index_put), indexed = [n, then self's indexed dims: size, stride]; false declines
   adv_index(meta: Float64Array, indexed: Float64Array, out: ArrayBufferView, src: ArrayBufferView, ...indices: ArrayBufferView[]): boolean;

@@ -15,6 +15,8 @@
 //   norm_stub (linalg.vector_norm, norm): ord 0, 1, 2, inf, -inf over any dims, float32 -> float32/float64
 //     and float64 -> float64; each group reduced in order in the result type, as the TS kernel does
 //     (one group runs on one thread: a full reduction is sequential)
+//   triu_tril_stub (tril, triu): every dtype, any strides, in place; an out= sharing self's storage in
+//     another layout declines (the TS kernel reads everything first)
 // float16/bfloat16 arithmetic (cumsum, arange, linspace) stays in TypeScript.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
@@ -27,6 +29,7 @@ import { masked_fill_stub } from "../index/Fill.js";
 import { cumsum_stub, cumprod_stub } from "../reduce3/Scans.js";
 import { arange_stub, linspace_stub } from "../../cpu/RangeFactoriesKernel.js";
 import { norm_stub } from "../reduce3/Norms.js";
+import { triu_tril_stub } from "../join/Triangular.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
 const { Byte, Char, Short, Int, Long, Float, Double, Bool } = ScalarType;
@@ -197,6 +200,25 @@ export function registerOps2Kernels(addon: NativeAddon): void {
   if (typeof addon.ops2_where !== "function") return;
   where_kernel.register("native", (iter, rt) => where(addon, iter, rt));
   masked_fill_stub.register("native", (self, mask, value) => maskedFill(addon, self, mask, value));
+  triu_tril_stub.register("native", (result, self, k, upper) => {
+    const r = result._impl, x = self._impl, nd = x.dim();
+    if (x.numel() < nativeSizePolicy.minNumel || r.dtype.scalarType !== x.dtype.scalarType || typeof addon.ops2_triangular !== "function") return false;
+    const inPlace = r.storage === x.storage && r.storage_offset() === x.storage_offset() && r.strides().every((v, d) => v === x.strides()[d]);
+    if (r.storage === x.storage && !inPlace) return false;
+    if (!nonOverlapping(r)) return false;
+    const meta = new Float64Array(1 + nd + 2 * (1 + nd));
+    meta[0] = nd;
+    const sizes = x.sizes();
+    for (let d = 0; d < nd; d++) meta[1 + d] = sizes[d];
+    let at = 1 + nd;
+    for (const t of [r, x]) {
+      meta[at] = t.storage_offset();
+      const st = t.strides();
+      for (let d = 0; d < nd; d++) meta[at + 1 + d] = st[d];
+      at += 1 + nd;
+    }
+    return addon.ops2_triangular(upper, k, meta, typedView(r.storage, r.dtype), typedView(x.storage, x.dtype));
+  });
   cumsum_stub.register("native", (result, self, dim) => cum(addon, true, result, self, dim));
   cumprod_stub.register("native", (result, self, dim) => cum(addon, false, result, self, dim));
   arange_stub.register("native", (out, start, step, size) => {

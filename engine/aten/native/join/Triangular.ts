@@ -13,6 +13,7 @@ import { typeMetaName } from "../binary/TypeMeta.js";
 import { resize_output } from "../Resize.js";
 import { hasData, list, sameList, type StructuredMode } from "./common.js";
 import { forEachIndex } from "./Reorder.js";
+import { DispatchStub } from "../DispatchStub.js";
 
 function structuredResult(self: Tensor, out: Tensor | null, mode: StructuredMode, name: string): Tensor {
   const sizes = [...self._impl.sizes()];
@@ -30,11 +31,15 @@ function structuredResult(self: Tensor, out: Tensor | null, mode: StructuredMode
   return o;
 }
 
-function triangular(self: Tensor, k: number, out: Tensor | null, mode: StructuredMode, upper: boolean): Tensor {
-  const result = structuredResult(self, out, mode, upper ? "triu" : "tril");
-  if (self.numel() === 0 || !hasData(result)) return result;
+/**
+ * apply_triu_tril (TriangularOps.cpp): result's elements are self's where they are kept (on and below
+ * the k-th diagonal for tril, on and above it for triu), zero elsewhere. result may be self (in place).
+ */
+export const triu_tril_stub = new DispatchStub<(result: Tensor, self: Tensor, k: number, upper: boolean) => void>(
+  "apply_triu_tril", "aten/src/ATen/native/TriangularOps.cpp",
+);
+triu_tril_stub.register("ts", (result, self, k, upper) => {
   const nd = self.dim();
-  maybe_wrap_dim(-2, nd); // self.size(-2) in checkTrilTriuBatchContiguous
   const src = typedView(self._impl.storage, self.dtype) as unknown as unknown[];
   const dst = typedView(result._impl.storage, result.dtype) as unknown as unknown[];
   const zero = self.dtype === int64 ? 0n : 0;
@@ -51,6 +56,13 @@ function triangular(self: Tensor, k: number, out: Tensor | null, mode: Structure
   forEachIndex(sizes, (idx) => {
     dst[offset(result, idx)] = values[i++];
   });
+});
+
+function triangular(self: Tensor, k: number, out: Tensor | null, mode: StructuredMode, upper: boolean): Tensor {
+  const result = structuredResult(self, out, mode, upper ? "triu" : "tril");
+  if (self.numel() === 0 || !hasData(result)) return result;
+  maybe_wrap_dim(-2, self.dim()); // self.size(-2) in checkTrilTriuBatchContiguous
+  triu_tril_stub.call(self.device.type, result, self, k, upper);
   return result;
 }
 
