@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <unistd.h>
 
 namespace glasstorch {
 
@@ -14,6 +15,14 @@ CpuFeatures detect_cpu_features() {
       __builtin_cpu_supports("avx512f") != 0, __builtin_cpu_supports("avx512dq") != 0,
       __builtin_cpu_supports("avx512vl") != 0, __builtin_cpu_supports("avx512bw") != 0,
   };
+}
+
+int64_t l2_cache_bytes() {
+  static const int64_t bytes = [] {
+    const long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return v > 0 ? int64_t(v) : int64_t(1) << 20;
+  }();
+  return bytes;
 }
 
 const char* best_capability() {

@@ -2,6 +2,7 @@
 // kernel unit this CPU can run, optionally capped by GLASSTORCH_NATIVE_ISA=default|avx2|avx512
 // (PyTorch's ATEN_CPU_CAPABILITY).
 #pragma once
+#include <cstdint>
 #include <string>
 #include "kernels.h"
 
@@ -14,5 +15,8 @@ const char* best_capability();
 // Selects the kernel table for a capability name (case-insensitive); false if the CPU cannot run it.
 bool set_capability(const std::string& name);
 const KernelTable& kernels();
+// The L2 data cache of one core in bytes (glibc's sysconf, from CPUID; 1 MiB when it cannot say):
+// GEMM blocking that depends on what stays in L2 reads it.
+int64_t l2_cache_bytes();
 
 }  // namespace glasstorch

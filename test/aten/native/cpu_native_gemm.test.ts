@@ -262,16 +262,17 @@ describe("the own GEMM's direct and packed paths against a float64 reference", (
   });
 });
 
-// ---- the large path's threading (gemm_kernels.inc): the packed driver's items (K block, row tile)
-// taken in order by whichever thread is free, each waiting for its tile's previous K block; the direct
+// ---- the large path's threading (gemm_kernels.inc): the packed driver's items (K block, row block
+// of up to MC rows) taken in order by whichever thread is free, each waiting for its tile's previous K block; the direct
 // driver's tiles claimed a few at a time above kGemmSmallMaxMNK (Gemm.h). The split depends on timing,
 // the sums must not: every configuration is checked against the float64 reference and 1 and 2 threads
 // must give the same bits. ----
 
 describe("the own GEMM's large path: dynamic tile claiming gives the same bits on any thread count", () => {
   // packed: 3 K blocks x 13 row tiles; 2 column blocks (n past NC) with 2 K blocks; 10 K blocks of a
-  // strided A; a row count that is not a whole number of tiles
-  const PACKED: [number, number, number][] = [[150, 70, 600], [13, 3500, 300], [40, 100, 2500], [61, 97, 513]];
+  // strided A; a row count that is not a whole number of tiles; several row blocks of many tiles (AVX2:
+  // 78, 78, 78 and 67 rows), the last with a partial tile
+  const PACKED: [number, number, number][] = [[150, 70, 600], [13, 3500, 300], [40, 100, 2500], [61, 97, 513], [301, 50, 520]];
   const layouts: [string, string, string][] = [["row", "row", "row"], ["gap", "col", "col"], ["col", "gap", "row"]];
   native("forced packed: each unit, 1 and 2 threads, float32 and float64, alpha/beta, against the reference and bit for bit across thread counts", () => {
     expect(nativeAddon!.set_gemm_path("packed")).toBe(true);
