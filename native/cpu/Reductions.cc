@@ -183,11 +183,21 @@ void sum_impl(const Problem& p, bool mean) {
   const int64_t nblocks = nred == 0 ? 1 : (nred + kBlock - 1) / kBlock;
   std::vector<Acc> partial(nblocks > 1 ? nout * nblocks : 0);
   const int64_t work = std::max<int64_t>(1, std::min(nred, kBlock));
+  // float32 blocks of one contiguous reduced dim go two at a time (sum2_f32_runs: two memory streams,
+  // each block's partial sum the same bits)
+  const bool pairs = nblocks > 1 && contig == tbl.sum_f32_runs && p.red.n == 1 && p.red.in_stride[0] == 1;
   parallel_for_chunked(0, nout * nblocks, std::max<int64_t>(1, GRAIN_SIZE / work), [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
       const int64_t o = t / nblocks, blk = t % nblocks;
       int64_t oo, oo2;
       const T* ip = in_at<T>(p, o, &oo, &oo2);
+      if constexpr (std::is_same_v<T, float> && std::is_same_v<Acc, double>) {
+        if (pairs && t + 1 < e && blk + 2 < nblocks) {  // two whole blocks (the last one may be short)
+          tbl.sum2_f32_runs(ip + blk * kBlock, ip + (blk + 1) * kBlock, kBlock, &partial[t]);
+          ++t;
+          continue;
+        }
+      }
       const Acc s = sum_range<T, Acc>(p, ip, blk * kBlock, std::min(nred, (blk + 1) * kBlock), contig);
       if (nblocks == 1) out[oo] = finish(s);
       else partial[t] = s;
