@@ -30,7 +30,7 @@
 namespace glasstorch {
 namespace {
 
-enum Kind : int { kSum = 0, kMean = 1, kVar = 2, kStd = 3, kMax = 4, kMin = 5, kLogSumExp = 6 };
+enum Kind : int { kSum = 0, kMean = 1, kVar = 2, kStd = 3, kMax = 4, kMin = 5, kLogSumExp = 6, kProd = 7, kAll = 8, kAny = 9 };
 constexpr int64_t kBlock = 32768;
 
 struct Dims {
@@ -358,6 +358,83 @@ void maxmin_impl(const Problem& p, bool is_max) {
   });
 }
 
+// ---- prod: the TS kernel's product, in its order (row-major over the reduced dims, from 1) ----
+// A float result multiplies in double and rounds once (the same bits as the TS kernel); an int64 one
+// multiplies in uint64, wrapping as BigInt.asIntN(64, a * v) does at every step. Threads split the
+// outputs only: one output's product is one chain, in order.
+
+template <typename T, typename O>
+void prod_impl(const Problem& p) {
+  using Acc = std::conditional_t<std::is_floating_point_v<O>, double, uint64_t>;
+  const int64_t nout = p.kept.numel, nred = p.red.numel;
+  O* out = reinterpret_cast<O*>(p.out);
+  parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, 4 * nred)), [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      int64_t oo, oo2;
+      const T* ip = in_at<T>(p, o, &oo, &oo2);
+      Acc acc = 1;
+      for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) {
+        if constexpr (std::is_floating_point_v<Acc>) {
+          for (int64_t j = 0; j < n; ++j) acc *= to_double(q[j * st]);
+        } else {
+          for (int64_t j = 0; j < n; ++j) acc *= static_cast<uint64_t>(static_cast<int64_t>(q[j * st]));
+        }
+      });
+      out[oo] = static_cast<O>(acc);
+    }
+  });
+}
+
+// float inputs into float32/float64 (an int64 product of floats is the TS kernel's error); integers
+// and bool into int64 (exact) or float32/float64 (in double)
+template <typename T>
+bool prod_dispatch_out(int out_dtype, const Problem& p) {
+  if (out_dtype == kFloat) return prod_impl<T, float>(p), true;
+  if (out_dtype == kDouble) return prod_impl<T, double>(p), true;
+  if constexpr (!is_float_like_v<T>) {
+    if (out_dtype == kLong) return prod_impl<T, int64_t>(p), true;
+  }
+  return false;
+}
+
+// ---- all / any: is every (some) element nonzero; NaN counts as nonzero, -0.0 as zero. The result is
+// 1 or 0 in a bool or uint8 output. Exact, so an output's elements may go in blocks on the threads,
+// each block stopping at its first deciding element ----
+
+template <typename T>
+inline bool truthy(T v) {
+  if constexpr (is_reduced_v<T>) return to_double(v) != 0.0;
+  else return v != T(0);
+}
+
+template <typename T>
+void allany_impl(const Problem& p, bool is_all) {
+  const int64_t nout = p.kept.numel, nred = p.red.numel;
+  uint8_t* out = reinterpret_cast<uint8_t*>(p.out);
+  const int64_t nblocks = nred == 0 ? 1 : (nred + kBlock - 1) / kBlock;
+  // decided[o]: some block of output o found the element that decides it (a zero for all, a nonzero for any)
+  std::vector<uint8_t> decided(size_t(nout), 0);
+  const int64_t work = std::max<int64_t>(1, std::min(nred, kBlock));
+  parallel_for_chunked(0, nout * nblocks, std::max<int64_t>(1, GRAIN_SIZE / work), [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t o = t / nblocks, blk = t % nblocks;
+      if (__atomic_load_n(&decided[size_t(o)], __ATOMIC_RELAXED)) continue;  // decided already: only ever goes 0 -> 1
+      int64_t oo, oo2;
+      const T* ip = in_at<T>(p, o, &oo, &oo2);
+      bool found = false;
+      for_runs(p.red, ip, blk * kBlock, std::min(nred, (blk + 1) * kBlock), [&](const T* q, int64_t n, int64_t st, int64_t) {
+        for (int64_t j = 0; j < n && !found; ++j) found = truthy(q[j * st]) != is_all;
+      });
+      if (found) __atomic_store_n(&decided[size_t(o)], uint8_t(1), __ATOMIC_RELAXED);
+    }
+  });
+  for (int64_t o = 0; o < nout; ++o) {
+    int64_t oo, oo2;
+    in_at<T>(p, o, &oo, &oo2);
+    out[oo] = decided[size_t(o)] ? !is_all : is_all;
+  }
+}
+
 // ---- N-API ----
 
 bool typed(napi_env env, napi_value v, char** data) {
@@ -458,6 +535,12 @@ Napi::Value PwReduce(const Napi::CallbackInfo& info) {
       break;
     case kMax: case kMin:
       if (in_dtype == out_dtype || !out) ok = by_dtype(in_dtype, [&](auto t) { return maxmin_impl<decltype(t)>(p, kind == kMax), true; });
+      break;
+    case kProd:
+      if (out) ok = by_dtype(in_dtype, [&](auto t) { return prod_dispatch_out<decltype(t)>(out_dtype, p); });
+      break;
+    case kAll: case kAny:
+      if (out && (out_dtype == kBool || out_dtype == kByte)) ok = by_dtype(in_dtype, [&](auto t) { return allany_impl<decltype(t)>(p, kind == kAll), true; });
       break;
     case kLogSumExp:
       if (in_dtype == out_dtype && in_dtype == kFloat && out) ok = (logsumexp_impl<float>(p), true);

@@ -5,6 +5,9 @@
 //   max_values/min_values (amax/amin), max_all/min_all (max(), min()), max/min (.dim, values and
 //   indices), argmax/argmin: every real dtype, bool, float16 and bfloat16 (compared in float)
 //   logsumexp: float32, float64 into the same dtype (the TS kernel's steps and rounding)
+//   prod_stub: every real dtype, bool, float16 and bfloat16 into float32/float64 (in double, in the TS
+//     kernel's order: the same bits), integers and bool into int64 (exact, wrapping)
+//   and_stub / or_stub (all, any): every dtype above into bool or uint8
 // over any dims, any strides (the output too: out= may be strided).
 // A float32 sum into float32 adds runs of 16 elements per lane (16 rows per column) in float before
 // they join a double, as PyTorch's float32 sums accumulate in float: within 16 * 2^-24 * sum|x| of
@@ -16,6 +19,7 @@ import type { Tensor } from "../../core/Tensor.js";
 import { sum_stub } from "../ReduceOps.js";
 import {
   max_values_stub, min_values_stub, max_all_stub, min_all_stub, max_stub, min_stub, argmax_stub, argmin_stub,
+  prod_stub, and_stub, or_stub,
 } from "../reduce/ReduceOps.js";
 import { std_var_stub } from "../reduce/Statistics.js";
 import { logsumexp_stub } from "../reduce3/LogSumExp.js";
@@ -25,7 +29,7 @@ const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = Sc
 const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16]);
 
 /** Reductions.cc's Kind */
-const Kind = { sum: 0, mean: 1, var: 2, std: 3, max: 4, min: 5, logsumexp: 6 } as const;
+const Kind = { sum: 0, mean: 1, var: 2, std: 3, max: 4, min: 5, logsumexp: 6, prod: 7, all: 8, any: 9 } as const;
 
 const metaCache = new Map<number, Float64Array>();
 const scalarArray = new Float64Array(1);
@@ -92,6 +96,9 @@ export function registerReductionKernels(addon: NativeAddon): void {
     reduce(addon, kind, self, mask, values, indices);
   for (const s of [max_values_stub, max_all_stub, max_stub, argmax_stub]) s.register("native", maxMin(Kind.max));
   for (const s of [min_values_stub, min_all_stub, min_stub, argmin_stub]) s.register("native", maxMin(Kind.min));
+  prod_stub.register("native", (self, mask, result) => reduce(addon, Kind.prod, self, mask, result, null));
+  and_stub.register("native", (self, mask, result) => reduce(addon, Kind.all, self, mask, result, null));
+  or_stub.register("native", (self, mask, result) => reduce(addon, Kind.any, self, mask, result, null));
   logsumexp_stub.register("native", (result, self, mask) => {
     const t = self.dtype.scalarType;
     return (t === Float || t === Double) && result.dtype.scalarType === t && reduce(addon, Kind.logsumexp, self, mask, result, null);

@@ -100,14 +100,21 @@ function product(g: readonly Value[], exact: boolean): Value {
   return g.reduce<number>((a, v) => a * asDouble(v), 1);
 }
 
-function prodInto(self: Tensor, mask: readonly boolean[], result: Tensor): void {
+/**
+ * prod_stub (cpu/ReduceOpsKernel.cpp prod_kernel_impl): each result element is the product of its
+ * group, in the group's row-major order from 1: in double, rounded once to the result dtype; an int64
+ * result exact, wrapping as int64 does. A native kernel may take it (the same order, the same bits).
+ */
+export const prod_stub = new DispatchStub<(self: Tensor, mask: readonly boolean[], result: Tensor) => void>("prod_stub", "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp");
+prod_stub.register("ts", (self, mask, result) => {
   const exact = result.dtype.scalarType === ScalarType.Long;
   const rdt = result.dtype;
   writeAll(result, gather(self, mask).map((g) => {
     const p = product(g, exact);
     return typeof p === "bigint" ? p : roundTo(rdt, p);
   }));
-}
+});
+const prodInto = (self: Tensor, mask: readonly boolean[], result: Tensor): void => prod_stub.call(self.device.type, self, mask, result);
 
 /** prod.int_out (TORCH_META_FUNC2(prod, dim_int)). */
 export function prod_out(self: Tensor, dim: number, keepdim: boolean, dt: dtype | null, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
@@ -284,18 +291,31 @@ export function argmin_out(self: Tensor, dim: number | null, keepdim: boolean, o
 
 // ---- all / any ----
 
+/**
+ * and_stub / or_stub (cpu/ReduceOpsKernel.cpp): 1 where every (some) element of the group is nonzero,
+ * else 0; NaN is nonzero, -0.0 zero. A native kernel may take them.
+ */
+type AllAnyKernel = (self: Tensor, mask: readonly boolean[], result: Tensor) => void;
+function allAnyStub(name: string, isAll: boolean): DispatchStub<AllAnyKernel> {
+  const stub = new DispatchStub<AllAnyKernel>(name, "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp");
+  stub.register("ts", (self, mask, result) => {
+    writeAll(result, gather(self, mask).map((g) => {
+      const truth = g.map((v) => (typeof v === "bigint" ? v !== 0n : v !== 0));
+      return (isAll ? truth.every(Boolean) : truth.some(Boolean)) ? 1 : 0;
+    }));
+  });
+  return stub;
+}
+export const and_stub = allAnyStub("and_stub", true);
+export const or_stub = allAnyStub("or_stub", false);
+
 /** allany_meta: uint8 inputs give uint8 (a 1.13 compatibility rule), every other dtype bool. */
 function allany(self: Tensor, dims: number[] | null, keepdim: boolean, out: Tensor | null, mode: StructuredMode, isAll: boolean): Tensor {
   const sizes = self._impl.sizes();
   const mask = dimMask(dims, sizes.length);
   const dt = self.dtype === uint8 ? uint8 : boolDtype;
   const result = structuredOutput(self, reducedShape(sizes, mask, keepdim), mode === "out" && out !== null ? out.dtype : dt, out, mode);
-  if (hasData(result)) {
-    writeAll(result, gather(self, mask).map((g) => {
-      const truth = g.map((v) => (typeof v === "bigint" ? v !== 0n : v !== 0));
-      return (isAll ? truth.every(Boolean) : truth.some(Boolean)) ? 1 : 0;
-    }));
-  }
+  if (hasData(result)) (isAll ? and_stub : or_stub).call(self.device.type, self, mask, result);
   return result;
 }
 
