@@ -38,6 +38,13 @@ export const cases = [
     pySetup: "y = torch.zeros(10000, 128); i = torch.randint(0, 10000, (4096,)); v = torch.rand(4096, 128)", py: "y.index_put_((i,), v, accumulate=True)", tf: null },
   { name: "nonzero of a 1e6 bool mask", gtSetup: (t) => t.rand(1_000_000).gt(0.5), gt: (t, _d, m) => t.nonzero(m),
     pySetup: "m = torch.rand(1_000_000) > 0.5", py: "torch.nonzero(m)", tf: null },
+  // prod and all/any (prod_stub, and_stub, or_stub): a row product and whole-tensor truth tests
+  { name: "prod dim=1 of 1000x1000 float32", gtSetup: (t) => t.rand(1000, 1000).add(0.5), gt: (t, _d, x) => t.prod(x, 1),
+    pySetup: "x = torch.rand(1000, 1000) + 0.5", py: "torch.prod(x, 1)", tfSetup: (tf) => tf.randomUniform([1000, 1000], 0.5, 1.5), tf: (tf, _d, x) => tf.prod(x, 1) },
+  { name: "all of a 1e6 bool tensor (all true)", gtSetup: (t) => t.ones(1_000_000, { dtype: t.bool }), gt: (t, _d, m) => t.all(m),
+    pySetup: "m = torch.ones(1_000_000, dtype=torch.bool)", py: "torch.all(m)", tfSetup: (tf) => tf.ones([1_000_000], "bool"), tf: (tf, _d, m) => tf.all(m) },
+  { name: "any of 1e6 float32 (all zero)", gtSetup: (t) => t.zeros(1_000_000), gt: (t, _d, x) => t.any(x),
+    pySetup: "x = torch.zeros(1_000_000)", py: "torch.any(x)", tf: null },
   { name: "softmax dim=-1 of 1000x1000 float32", gtSetup: (t) => t.rand(1000, 1000), gt: (t, _d, x) => t.softmax(x, -1), pySetup: "x = torch.rand(1000, 1000)", py: "torch.softmax(x, -1)",
     tfSetup: (tf) => tf.randomUniform([1000, 1000]), tf: (tf, _d, x) => tf.softmax(x) },
   { name: "repr of 1000x1000 (summarized)", setup: null, gtSetup: (t) => t.rand(1000, 1000), gt: (t, _d, x) => String(x), py: "repr(x)", pySetup: "x = torch.rand(1000, 1000)", tf: null },
