@@ -45,6 +45,8 @@ export const cases = [
     pySetup: "m = torch.ones(1_000_000, dtype=torch.bool)", py: "torch.all(m)", tfSetup: (tf) => tf.ones([1_000_000], "bool"), tf: (tf, _d, m) => tf.all(m) },
   { name: "any of 1e6 float32 (all zero)", gtSetup: (t) => t.zeros(1_000_000), gt: (t, _d, x) => t.any(x),
     pySetup: "x = torch.zeros(1_000_000)", py: "torch.any(x)", tf: null },
+  { name: "flip dim=1 of 1000x1000 float32", gtSetup: (t) => t.rand(1000, 1000), gt: (t, _d, x) => t.flip(x, [1]), pySetup: "x = torch.rand(1000, 1000)", py: "torch.flip(x, [1])",
+    tfSetup: (tf) => tf.randomUniform([1000, 1000]), tf: (tf, _d, x) => tf.reverse(x, 1) },
   { name: "softmax dim=-1 of 1000x1000 float32", gtSetup: (t) => t.rand(1000, 1000), gt: (t, _d, x) => t.softmax(x, -1), pySetup: "x = torch.rand(1000, 1000)", py: "torch.softmax(x, -1)",
     tfSetup: (tf) => tf.randomUniform([1000, 1000]), tf: (tf, _d, x) => tf.softmax(x) },
   { name: "repr of 1000x1000 (summarized)", setup: null, gtSetup: (t) => t.rand(1000, 1000), gt: (t, _d, x) => String(x), py: "repr(x)", pySetup: "x = torch.rand(1000, 1000)", tf: null },

@@ -488,6 +488,21 @@ describe("copy_: casts, contiguous(), broadcast", () => {
   });
 });
 
+describe("flip: the copy read backwards along the flipped dims", () => {
+  native("every dtype, subsets of dims, strided, transposed and channels-last inputs, edge sizes", () => {
+    for (const dtype of [...ALL_DTYPES, torch.float16, torch.bfloat16]) {
+      const x = (dtype.is_floating_point ? data(3 * 7 * 5, torch.float64).mul(1e3).to(dtype) : data(3 * 7 * 5, dtype)).reshape(3, 7, 5);
+      for (const dims of [[0], [1], [2], [0, 2], [-1, 0, 1], []]) check(`${dtype} flip ${JSON.stringify(dims)}`, () => torch.flip(x, dims), "flip_stub");
+      check(`${dtype} transposed`, () => torch.flip(x.transpose(0, 2), [0]), "flip_stub");
+      check(`${dtype} strided`, () => torch.flip(x.get(":", "::2", "1::2"), [1, 2]), "flip_stub");
+    }
+    // channels-last strides (N, H, W, C in memory): the result keeps them (empty_like, preserve_format)
+    const img = data(2 * 3 * 4 * 5, torch.float32).reshape(2, 4, 5, 3).permute(0, 3, 1, 2);
+    check("channels-last strides", () => torch.flip(img, [1, 3]), "flip_stub");
+    for (const n of [1, 7, 17, 257, 40_000]) check(`n=${n}`, () => torch.flip(data(n, torch.float32), [0]), "flip_stub");
+  });
+});
+
 describe("float16 and bfloat16: computed in float, rounded once", () => {
   const REDUCED = [torch.float16, torch.bfloat16];
   for (const dtype of REDUCED) {

@@ -16,6 +16,7 @@
 //     (a - b)^2: float32, float64
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
+//   flip_stub (flip): the same copy with self read backwards along the flipped dims
 //   float16 and bfloat16, computed in float a block at a time and rounded once (where the TS kernel
 //     takes the dtype: its AT_DISPATCH list): add, mul, div, maximum/minimum, the comparisons, neg,
 //     abs, reciprocal; bfloat16 also sqrt, rsqrt, threshold, clamp with Scalar bounds and exp, log,
@@ -48,6 +49,7 @@ import {
 import { scalar_to } from "../unary/ScalarConvert.js";
 import { silu_stub, GeluKernel, threshold_stub, GeluBackwardKernel, silu_backward_stub } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
+import { flip_stub } from "../join/Reorder.js";
 import { mse_stub } from "../loss/LossKernel.js";
 import { ALL_TYPES_AND_BFLOAT16, ALL_TYPES_AND_BOOL, FLOATING_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_HALF } from "../unary/Dispatch.js";
 import { bfloat16BitsFromNumber, halfBitsFromNumber } from "../../../c10/util/Half.js";
@@ -287,18 +289,44 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   lerp_kernel_tensor_weight.register("native", within(OPTIM, PwOp.lerpTensor));
 
   // ---- copy_: dst[i] = static_cast<dst_t>(src[i]) ----
-  copy_stub.register("native", (dst, src) => {
-    const from = src.dtype.scalarType, to = dst.dtype.scalarType;
-    if (!NATIVE_DTYPES.has(from) || !NATIVE_DTYPES.has(to) || dst.storage === src.storage || dst.numel() < nativeSizePolicy.minNumel) return false;
-    const shape = dst.sizes();
-    const nd = shape.length;
-    const meta = metaArray(1 + nd + 2 * (1 + nd));
-    meta[0] = nd;
-    for (let d = 0; d < nd; d++) meta[1 + d] = shape[d];
-    meta[1 + nd] = dst.storage_offset();
-    broadcastStrides(dst, shape, meta, 2 + nd);
+  copy_stub.register("native", (dst, src) => castInto(addon, dst, src, null));
+
+  // ---- flip: the same copy, reading self backwards along the flipped dims (negative strides from
+  // the last element of each, as flip_kernel restrides its TensorIterator's input) ----
+  flip_stub.register("native", (out, self, flipped) => {
+    const impl = self._impl, sizes = impl.sizes();
+    let offset = impl.storage_offset();
+    const strides = impl.strides().map((s, d) => {
+      if (!flipped[d]) return s;
+      offset += (sizes[d] - 1) * s;
+      return -s;
+    });
+    return castInto(addon, out._impl, impl, { offset, strides });
+  });
+}
+
+/**
+ * dst[i] = static_cast<dst_t>(src[i]) through pw_cast, when both dtypes are native ones and the two do
+ * not share a storage (an overlapping copy's order is the TS kernel's business). src is read through
+ * its own strides broadcast to dst's shape, or through `at` (an offset and strides of dst's rank, any
+ * sign) instead.
+ */
+function castInto(addon: NativeAddon, dst: TensorImpl, src: TensorImpl, at: { offset: number; strides: readonly number[] } | null): boolean {
+  const from = src.dtype.scalarType, to = dst.dtype.scalarType;
+  if (!NATIVE_DTYPES.has(from) || !NATIVE_DTYPES.has(to) || dst.storage === src.storage || dst.numel() < nativeSizePolicy.minNumel) return false;
+  const shape = dst.sizes();
+  const nd = shape.length;
+  const meta = metaArray(1 + nd + 2 * (1 + nd));
+  meta[0] = nd;
+  for (let d = 0; d < nd; d++) meta[1 + d] = shape[d];
+  meta[1 + nd] = dst.storage_offset();
+  broadcastStrides(dst, shape, meta, 2 + nd);
+  if (at === null) {
     meta[2 + 2 * nd] = src.storage_offset();
     broadcastStrides(src, shape, meta, 3 + 2 * nd);
-    return addon.pw_cast(from, to, meta, typedView(dst.storage, dst.dtype), typedView(src.storage, src.dtype));
-  });
+  } else {
+    meta[2 + 2 * nd] = at.offset;
+    for (let d = 0; d < nd; d++) meta[3 + 2 * nd + d] = at.strides[d];
+  }
+  return addon.pw_cast(from, to, meta, typedView(dst.storage, dst.dtype), typedView(src.storage, src.dtype));
 }

@@ -18,6 +18,7 @@ import { view_default } from "../../../generated/view.js";
 import { roll_default } from "../../../generated/roll.js";
 import { cat_default } from "../../../generated/cat.js";
 import { hasData } from "./common.js";
+import { DispatchStub } from "../DispatchStub.js";
 
 
 const offsetOf = (t: Tensor, idx: readonly number[]): number => {
@@ -38,10 +39,12 @@ function flipDims(self: Tensor, dims: readonly number[], meta: boolean): boolean
   return flipped;
 }
 
-export function flip(self: Tensor, dims: readonly number[]): Tensor {
-  const flipped = flipDims(self, dims, self.is_meta);
-  const out = empty_like_default.call(self, null, null, null, null, null) as Tensor;
-  if (!hasData(out) || out.numel() === 0) return out;
+/**
+ * flip_stub (cpu/IndexKernel.cpp flip_kernel): out[i] = self[i with the flipped dims' indices reversed],
+ * out shaped as self. A native kernel may take it (a copy from self read backwards along those dims).
+ */
+export const flip_stub = new DispatchStub<(out: Tensor, self: Tensor, flipped: readonly boolean[]) => void>("flip_stub", "aten/src/ATen/native/cpu/IndexKernel.cpp");
+flip_stub.register("ts", (out, self, flipped) => {
   const src = typedView(self._impl.storage, self.dtype) as unknown as unknown[];
   const dst = typedView(out._impl.storage, out.dtype) as unknown as unknown[];
   const sizes = self._impl.sizes();
@@ -50,6 +53,13 @@ export function flip(self: Tensor, dims: readonly number[]): Tensor {
     for (let d = 0; d < idx.length; d++) from[d] = flipped[d] ? sizes[d] - 1 - idx[d] : idx[d];
     dst[offsetOf(out, idx)] = src[offsetOf(self, from)];
   });
+});
+
+export function flip(self: Tensor, dims: readonly number[]): Tensor {
+  const flipped = flipDims(self, dims, self.is_meta);
+  const out = empty_like_default.call(self, null, null, null, null, null) as Tensor;
+  if (!hasData(out) || out.numel() === 0) return out;
+  flip_stub.call(self.device.type, out, self, flipped);
   return out;
 }
 
