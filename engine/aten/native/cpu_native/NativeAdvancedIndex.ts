@@ -20,6 +20,7 @@ import type { AdvancedIndex } from "../index/AdvancedIndex.js";
 import { index_stub } from "../index/IndexTensor.js";
 import { index_put_stub } from "../index/IndexPut.js";
 import { nonzero_stub, size_nonzero_result } from "../index/Nonzero.js";
+import { broadcastStrides } from "./NativeMeta.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -28,16 +29,6 @@ const COPIED = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, D
 /** Dtypes the accumulating kernel adds in their own arithmetic. */
 const ACCUMULATED = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double, Bool]);
 const MAX_INDICES = 8;
-
-/** Strides of impl seen in `shape` (right-aligned): 0 along the dims it is broadcast over. */
-function broadcastStrides(impl: TensorImpl, shape: readonly number[], into: Float64Array, at: number): void {
-  const sizes = impl.sizes(), strides = impl.strides();
-  const lead = shape.length - sizes.length;
-  for (let d = 0; d < shape.length; d++) {
-    const i = d - lead;
-    into[at + d] = i < 0 || (sizes[i] === 1 && shape[d] !== 1) ? 0 : strides[i];
-  }
-}
 
 /**
  * meta over the indexing result's shape for [first, second, ...index tensors] and `indexed` for self's

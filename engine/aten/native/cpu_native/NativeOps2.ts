@@ -30,27 +30,10 @@ import { cumsum_stub, cumprod_stub } from "../reduce3/Scans.js";
 import { arange_stub, linspace_stub } from "../../cpu/RangeFactoriesKernel.js";
 import { norm_stub } from "../reduce3/Norms.js";
 import { triu_tril_stub } from "../join/Triangular.js";
+import { metaArray, broadcastStrides, walkMeta } from "./NativeMeta.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
 const { Byte, Char, Short, Int, Long, Float, Double, Bool } = ScalarType;
-
-const metaCache = new Map<number, Float64Array>();
-function metaArray(n: number): Float64Array {
-  let m = metaCache.get(n);
-  if (!m) metaCache.set(n, (m = new Float64Array(n)));
-  return m;
-}
-
-/** Strides of impl seen in `shape`: 0 along the dims it is broadcast over. */
-function broadcastStrides(impl: TensorImpl, shape: readonly number[], into: Float64Array, at: number): void {
-  const sizes = impl.sizes();
-  const strides = impl.strides();
-  const lead = shape.length - sizes.length;
-  for (let d = 0; d < shape.length; d++) {
-    const i = d - lead;
-    into[at + d] = i < 0 || (sizes[i] === 1 && shape[d] !== 1) ? 0 : strides[i];
-  }
-}
 
 /**
  * No two elements of impl share memory (sufficient test: the dims of size > 1 sorted by stride, each
@@ -130,16 +113,7 @@ function maskedFill(addon: NativeAddon, self: Tensor, mask: Tensor, value: Scala
   const v = oneOf(view);
   // the TS kernel's conversion (index/common.ts elements().set)
   (v as unknown as (number | bigint)[])[0] = s.dtype.scalarType === Long ? BigInt(Math.trunc(Number(value))) : toRaw(s.dtype.scalarType, Number(value));
-  const shape = s.sizes();
-  const nd = shape.length;
-  const meta = metaArray(1 + nd + 2 * (1 + nd));
-  meta[0] = nd;
-  for (let d = 0; d < nd; d++) meta[1 + d] = shape[d];
-  meta[1 + nd] = s.storage_offset();
-  broadcastStrides(s, shape, meta, 2 + nd);
-  meta[2 + 2 * nd] = m.storage_offset();
-  broadcastStrides(m, shape, meta, 3 + 2 * nd);
-  return addon.ops2_masked_fill(meta, view, typedView(m.storage, m.dtype), v);
+  return addon.ops2_masked_fill(walkMeta(s.sizes(), [s, m]), view, typedView(m.storage, m.dtype), v);
 }
 
 const INTEGRAL_IN = new Set<ScalarType>([Byte, Char, Short, Int, Long, Bool]);

@@ -54,6 +54,7 @@ import { mse_stub } from "../loss/LossKernel.js";
 import { ALL_TYPES_AND_BFLOAT16, ALL_TYPES_AND_BOOL, FLOATING_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_HALF } from "../unary/Dispatch.js";
 import { bfloat16BitsFromNumber, halfBitsFromNumber } from "../../../c10/util/Half.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
+import { metaArray, broadcastStrides, walkMeta } from "./NativeMeta.js";
 import { registerReductionKernels } from "./NativeReductions.js";
 
 /** The op codes of native/cpu/pointwise_kernels.h. */
@@ -75,17 +76,6 @@ const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, F
 const REAL_AND_BFLOAT16: readonly ScalarType[] = ALL_TYPES_AND_BFLOAT16;
 const FLOAT_AND_BFLOAT16: readonly ScalarType[] = FLOATING_TYPES_AND_BFLOAT16;
 
-/** Strides of t seen in the iterator's shape: 0 along the dims it is broadcast over. */
-function broadcastStrides(impl: TensorImpl, shape: readonly number[], into: Float64Array, at: number): void {
-  const sizes = impl.sizes();
-  const strides = impl.strides();
-  const lead = shape.length - sizes.length;
-  for (let d = 0; d < shape.length; d++) {
-    const i = d - lead;
-    into[at + d] = i < 0 || (sizes[i] === 1 && shape[d] !== 1) ? 0 : strides[i];
-  }
-}
-
 /** One element of dtype t holding a 0-d input of another dtype, converted as the TS loops convert it. */
 function scalarOperand(impl: TensorImpl, t: ScalarType): TypedView {
   const view = typedView(impl.storage, impl.dtype);
@@ -105,13 +95,6 @@ function scalarOperand(impl: TensorImpl, t: ScalarType): TypedView {
     case BFloat16: return new Uint16Array([bfloat16BitsFromNumber(v)]);
     default: return new Uint8Array([v]); // uint8, bool
   }
-}
-
-const metaCache = new Map<number, Float64Array>();
-function metaArray(n: number): Float64Array {
-  let m = metaCache.get(n);
-  if (!m) metaCache.set(n, (m = new Float64Array(n)));
-  return m;
 }
 
 /**
@@ -316,15 +299,8 @@ function castInto(addon: NativeAddon, dst: TensorImpl, src: TensorImpl, at: { of
   if (!NATIVE_DTYPES.has(from) || !NATIVE_DTYPES.has(to) || dst.storage === src.storage || dst.numel() < nativeSizePolicy.minNumel) return false;
   const shape = dst.sizes();
   const nd = shape.length;
-  const meta = metaArray(1 + nd + 2 * (1 + nd));
-  meta[0] = nd;
-  for (let d = 0; d < nd; d++) meta[1 + d] = shape[d];
-  meta[1 + nd] = dst.storage_offset();
-  broadcastStrides(dst, shape, meta, 2 + nd);
-  if (at === null) {
-    meta[2 + 2 * nd] = src.storage_offset();
-    broadcastStrides(src, shape, meta, 3 + 2 * nd);
-  } else {
+  const meta = walkMeta(shape, [dst, src]);
+  if (at !== null) {
     meta[2 + 2 * nd] = at.offset;
     for (let d = 0; d < nd; d++) meta[3 + 2 * nd + d] = at.strides[d];
   }
