@@ -37,8 +37,9 @@ export interface HostClientOptions {
   hostScript: string;
   /** Where relative imports in cells resolve from: the notebook's folder. */
   cwd: string;
-  /** The host's V8 heap limit (--max-old-space-size), from glasstorch.hostMemoryMB. */
-  memoryMB: number;
+  /** The host's V8 heap limit (--max-old-space-size), from glasstorch.hostMemoryMB: a number, or a
+   * function read each time a host starts (so a changed setting applies at the next start). */
+  memoryMB: number | (() => number);
   settings: HostSettings;
   onOutput?(n: OutputNotification): void;
   onProgress?(n: ProgressNotification): void;
@@ -180,7 +181,8 @@ export class HostClient {
   }
 
   private spawn(): Running {
-    const { hostScript, cwd, memoryMB } = this.options;
+    const { hostScript, cwd } = this.options;
+    const memoryMB = typeof this.options.memoryMB === "function" ? this.options.memoryMB() : this.options.memoryMB;
     const proc = fork(hostScript, [], {
       cwd,
       // The extension host's own flags (inspector ports and the like) are not the engine's.

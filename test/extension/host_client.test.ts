@@ -11,7 +11,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 const hostScript = path.join(root, "extension", "dist", "host.js");
 const clients: HostClient[] = [];
 
-function client(extra: { onOutput?: (n: OutputNotification) => void; onDeath?: (d: HostDeath) => void; memoryMB?: number } = {}) {
+function client(extra: { onOutput?: (n: OutputNotification) => void; onDeath?: (d: HostDeath) => void; memoryMB?: number | (() => number) } = {}) {
   const c = new HostClient({
     hostScript,
     cwd: root,
@@ -113,6 +113,19 @@ describe("HostClient", () => {
     const err = await c.run(cell("const keep = []; while (true) keep.push(new Array(1e7).fill(1.5));")).catch((e) => e);
     expect(err).toBeInstanceOf(HostDiedError);
     expect(err.message).toMatch(/ran out of memory \(heap limit 256 MB, setting glasstorch.hostMemoryMB\)/);
+  }, 60_000);
+
+  it("reads a changed heap limit when the host next starts (glasstorch.hostMemoryMB applies at the next start)", async () => {
+    let setting = 512;
+    const c = client({ memoryMB: () => setting });
+    const flag = cell(`process.execArgv.find((a) => a.startsWith("--max-old-space-size"))`);
+    expect((await c.run(flag)).value).toMatchObject({ text: "'--max-old-space-size=512'" });
+    setting = 256;
+    expect((await c.run(flag)).value).toMatchObject({ text: "'--max-old-space-size=512'" }); // the running host keeps its limit
+    c.restart();
+    expect((await c.run(flag)).value).toMatchObject({ text: "'--max-old-space-size=256'" });
+    const err = await c.run(cell("const keep = []; while (true) keep.push(new Array(1e7).fill(1.5));")).catch((e) => e);
+    expect(err.message).toMatch(/ran out of memory \(heap limit 256 MB/);
   }, 60_000);
 
   it("restart() ends the running cell as restarted and loses the session (not reported as a death)", async () => {

@@ -36,7 +36,7 @@ class NotebookSession implements vscode.Disposable {
     this.client = new HostClient({
       hostScript,
       cwd,
-      memoryMB: hostMemoryMB(),
+      memoryMB: hostMemoryMB,
       settings: hostSettings(),
       onOutput: (n) => this.onOutput(n),
       onProgress: (n) => this.onProgress(n),
