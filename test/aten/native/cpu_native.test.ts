@@ -143,6 +143,15 @@ describe("native memory", () => {
     t.fill_(1); // the kernels write the native memory in place
     expect(torch.sum(t).item()).toBe(1 << 20);
   });
+  native("blocks of 2 MiB and more start at different offsets in their first 4 KiB page (no 4K aliasing between a, b and out)", () => {
+    // fresh sizes, so the cache hands out nothing: each block is a new mapping with the next colour
+    const sizes = [1 << 19, (1 << 19) + 16, (1 << 19) + 32];
+    const offsets = sizes.map((n) => nativeAddon!.address_mod_4096(torch.empty(n)._impl.storage.buffer()));
+    for (const off of offsets) expect(off % 64).toBe(0);
+    expect(new Set(offsets).size).toBe(3);
+    const a = torch.rand(sizes[0]), b = torch.rand(sizes[0]);
+    expect(torch.add(a, b).sub(a).sub(b).abs().max().item()).toBeLessThan(1e-6); // the data starts where the offset says
+  });
   native("small storages stay V8 ArrayBuffers", () => {
     const before = torch._C._native_status().addon!.external_allocations;
     torch.ones(16);
