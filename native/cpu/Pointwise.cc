@@ -21,6 +21,8 @@
 namespace glasstorch {
 namespace pw {
 
+std::atomic<bool> g_zero_division{false};
+
 const Table& table() {
   const char* name = kernels().name;
   if (std::strcmp(name, "AVX512") == 0) return kTableAVX512;
@@ -129,12 +131,15 @@ bool make_plan(const Napi::CallbackInfo& info, napi_value meta, int first, int n
 }
 
 int arity(int op) {
+  if (op >= kRemainder && op <= kPowTensor) return 3;
+  if (op == kPowScalarAny) return 2;
   if (op <= kThreshold || op == kLerpScalar || (op >= kGeluBackwardErfVec && op <= kSiluBackward) || op == kMse) return 3;
   if (op >= kAddcmul && op <= kLerpTensor) return 4;
   return 2;
 }
 
-// pw_op(op, dtype, meta, scalars, out, a[, b])
+// pw_op(op, dtype, meta, scalars, out, a[, b]) -> true, false (no kernel for op/dtype), or
+// "ZeroDivisionError" (an integer division met a zero divisor: the engine raises it)
 Napi::Value PwOp(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const int op = info[0].As<Napi::Number>().Int32Value();
@@ -147,7 +152,9 @@ Napi::Value PwOp(const Napi::CallbackInfo& info) {
   if (!typed(env, info[3], &sraw, &isz)) return (fail(env, "scalars must be a Float64Array"), env.Undefined());
   Plan p;
   if (!make_plan(info, info[2], 4, arity(op), p)) return env.Undefined();
+  g_zero_division.store(false, std::memory_order_relaxed);
   run(p, pick(loop, table().stream_op[op][dtype], p), reinterpret_cast<const double*>(sraw));
+  if (g_zero_division.exchange(false, std::memory_order_relaxed)) return Napi::String::New(env, "ZeroDivisionError");
   return Napi::Boolean::New(env, true);
 }
 

@@ -3,6 +3,7 @@
 // avx512}.cc) with each unit's flags; Pointwise.cc picks the table matching the capability the
 // rest of the addon runs (cpu_features.cc), so _set_native_isa switches these kernels too.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include "kernels.h"
 
@@ -38,6 +39,10 @@ enum Op : int {
   kFloor, kCeil, kTrunc, kRound, kFrac, kSign, kLog1p, kExpm1, kLog2, kLog10, kExp2, kSinh, kCosh, kTan, kAsin, kAcos, kAtan,
   // (out, a, b)
   kMse,  // (a - b)^2: mse_loss's elementwise step
+  // (out, a, b): pointwise_binary_math.inc
+  kRemainder, kFmod, kDivTrunc, kDivFloor, kAtan2, kHypot, kCopysign, kFmax, kFmin, kXlogy, kPowTensor,
+  // (out, a): pow(a, s[0]) for any exponent (std::pow)
+  kPowScalarAny,
   kNumOps
 };
 
@@ -72,6 +77,9 @@ struct Table {
   // n elements of itemsize (1, 2, 4 or 8) bytes at dst become the pattern's bytes (fill_, Fill.cc)
   void (*fill)(char* dst, int64_t n, const uint8_t* pattern, int itemsize);
 };
+
+// Set by an integer division loop that met a zero divisor (pointwise_binary_math.inc); pw_op reads and clears it.
+extern std::atomic<bool> g_zero_division;
 
 extern const Table kTableDefault;
 extern const Table kTableAVX2;

@@ -226,6 +226,107 @@ describe("binary ops: native vs TS, every dtype and layout", () => {
   });
 });
 
+describe("binary math ops (pointwise_binary_math.inc): native vs TS", () => {
+  /** A divisor with no zeros: zero becomes 7 (the zero-divisor error has its own test). */
+  const nonzero = (b: torch.Tensor | number) => (typeof b === "number" ? b : torch.where(b.eq(0), torch.tensor(7, { dtype: b.dtype }), b));
+  const tensor = (b: torch.Tensor | number | boolean, like: torch.Tensor) => (typeof b !== "object" ? torch.tensor(b, { dtype: like.dtype }) : b);
+  // [name, op, stub (per layout), dtypes, ulps allowed for float32 and float64]
+  type Case = [string, (a: torch.Tensor, b: any) => torch.Tensor, (layout: string) => string, torch.dtype[], [number, number]];
+  const stub = (s: string) => () => s;
+  const cases: Case[] = [
+    ["remainder", (a, b) => torch.remainder(a, b), stub("remainder_stub"), [...FLOAT_DTYPES, ...INT_DTYPES], [0, 0]],
+    ["fmod", (a, b) => torch.fmod(a, b), stub("fmod_stub"), [...FLOAT_DTYPES, ...INT_DTYPES], [0, 0]],
+    ["div floor", (a, b) => torch.div(a, b, { rounding_mode: "floor" }), stub("div_floor_stub"), [...FLOAT_DTYPES, ...INT_DTYPES], [0, 0]],
+    ["div trunc", (a, b) => torch.div(a, b, { rounding_mode: "trunc" }), stub("div_trunc_stub"), [...FLOAT_DTYPES, ...INT_DTYPES], [0, 0]],
+    ["atan2", (a, b) => torch.atan2(a, tensor(b, a)), stub("atan2_stub"), FLOAT_DTYPES, [1, 2]],
+    ["hypot", (a, b) => torch.hypot(a, tensor(b, a)), stub("hypot_stub"), FLOAT_DTYPES, [0, 0]],
+    ["copysign", (a, b) => torch.copysign(a, b), stub("copysign_stub"), FLOAT_DTYPES, [0, 0]],
+    ["fmax", (a, b) => torch.fmax(a, tensor(b, a)), stub("fmax_stub"), [...FLOAT_DTYPES, ...INT_DTYPES, torch.bool], [0, 0]],
+    ["fmin", (a, b) => torch.fmin(a, tensor(b, a)), stub("fmin_stub"), [...FLOAT_DTYPES, ...INT_DTYPES, torch.bool], [0, 0]],
+    ["xlogy", (a, b) => torch.xlogy(a, b), stub("xlogy_stub"), FLOAT_DTYPES, [1, 2]],
+    ["pow", (a, b) => torch.pow(a, b), (l) => (l === "python scalar" ? "pow_tensor_scalar_stub" : "pow_tensor_tensor_stub"), [...FLOAT_DTYPES, ...INT_DTYPES], [1, 2]],
+  ];
+  for (const dtype of [...FLOAT_DTYPES, ...INT_DTYPES, torch.bool]) {
+    const mine = cases.filter((c) => c[3].includes(dtype));
+    native(`${dtype}: ${mine.map((c) => c[0]).join(", ")}, every layout`, () => {
+      for (const [lname, a, b] of binaryLayouts(dtype, 10, 35)) {
+        for (const [name, f, stubOf, , [u32, u64]] of mine) {
+          if (name === "pow" && lname === "python scalar" && !dtype.is_floating_point) continue; // (integer ** Scalar: the TS kernel)
+          const divisor = name === "remainder" || name === "fmod" || name.startsWith("div") ? nonzero(b) : b;
+          check(`${name} ${lname}`, () => f(a, divisor), stubOf(lname), dtype === torch.float32 ? u32 : dtype === torch.float64 ? u64 : 0);
+        }
+      }
+    }, 60_000);
+  }
+  native("float divisions: zero, infinite and huge quotients, signed zeros (each op against the TS kernel)", () => {
+    const vals = [0, -0, 1, -1, 2.5, -2.5, 3, 1e-30, 1e-40, 7e37, -3.4e38, 1e10, 16777217, Infinity, -Infinity, NaN, 0.1, 5.75, -1e-3];
+    for (const dtype of FLOAT_DTYPES) {
+      const a = torch.tensor(vals.flatMap((x) => vals.map(() => x)), { dtype }), b = torch.tensor(vals.flatMap(() => vals), { dtype });
+      check(`remainder ${dtype}`, () => torch.remainder(a, b), "remainder_stub");
+      check(`fmod ${dtype}`, () => torch.fmod(a, b), "fmod_stub");
+      check(`div floor ${dtype}`, () => torch.div(a, b, { rounding_mode: "floor" }), "div_floor_stub");
+      check(`div trunc ${dtype}`, () => torch.div(a, b, { rounding_mode: "trunc" }), "div_trunc_stub");
+      check(`hypot ${dtype}`, () => torch.hypot(a, b), "hypot_stub");
+      check(`pow ${dtype}`, () => torch.pow(a, b), "pow_tensor_tensor_stub", dtype === torch.float32 ? 1 : 2);
+      check(`xlogy ${dtype}`, () => torch.xlogy(a, b), "xlogy_stub", dtype === torch.float32 ? 1 : 2);
+      check(`atan2 ${dtype}`, () => torch.atan2(a, b), "atan2_stub", dtype === torch.float32 ? 1 : 2);
+      for (const e of [2.5, -1.5, 4, 0, 1, 0.25, -3, 1e3]) check(`pow ^${e} ${dtype}`, () => torch.pow(a, e), "pow_tensor_scalar_stub", dtype === torch.float32 ? 1 : 2);
+    }
+  });
+  native("float32 remainder and fmod over many quotient sizes, contiguous and strided, in place: the TS kernel's bits", () => {
+    // quotients from 1e-3 to 1e12 (past 2^28, where a fast path has to hand over to an exact fmod)
+    const n = 3000, av: number[] = [], bv: number[] = [];
+    seed = 5;
+    for (let i = 0; i < n; i++) {
+      av.push((rand() - 0.5) * 10 ** (rand() * 12));
+      bv.push((rand() - 0.5) * 10 ** (rand() * 3 - 1));
+    }
+    const a = torch.tensor(av), b = torch.tensor(bv);
+    check("remainder", () => torch.remainder(a, b), "remainder_stub");
+    check("fmod", () => torch.fmod(a, b), "fmod_stub");
+    check("div floor", () => torch.div(a, b, { rounding_mode: "floor" }), "div_floor_stub");
+    check("fmod strided", () => torch.fmod(a.get("::3"), b.get("1::3")), "fmod_stub");
+    check("remainder_ in place", () => a.clone().remainder_(b), "remainder_stub");
+    check("fmod_ in place, b broadcast", () => a.clone().fmod_(b.get(4)), "fmod_stub");
+    check("remainder, a broadcast", () => torch.remainder(a.get(7), b), "remainder_stub");
+    check("div floor, a broadcast", () => torch.div(a.get(9), b, { rounding_mode: "floor" }), "div_floor_stub");
+  });
+  native("integer division: zero divisors raise ZeroDivisionError, MIN / -1 and MIN % -1 wrap as the TS kernels do (no SIGFPE)", () => {
+    for (const dtype of INT_DTYPES) {
+      const a = data(40, dtype), z = torch.zeros(40, { dtype });
+      for (const [name, f] of [["remainder", torch.remainder], ["fmod", torch.fmod], ["floor", (x: any, y: any) => torch.div(x, y, { rounding_mode: "floor" })],
+        ["trunc", (x: any, y: any) => torch.div(x, y, { rounding_mode: "trunc" })]] as const) {
+        expect(kernelsRan(() => { try { f(a, z); } catch { /* traced up to the error */ } }), `${name} ${dtype}`).toContain(`${name === "floor" || name === "trunc" ? `div_${name}` : name}_stub:native`);
+        expect(() => f(a, z), `${name} ${dtype}`).toThrow(/^ZeroDivisionError$/);
+        expect(() => underTs(() => f(a, z)), `${name} ${dtype} (TS)`).toThrow(/^ZeroDivisionError$/);
+        expect(() => f(a, a.get("0:1").mul(0).expand(40)), `${name} ${dtype} broadcast zero`).toThrow(/^ZeroDivisionError$/);
+      }
+      if (dtype === torch.uint8) continue;
+      const min = dtype === torch.int8 ? -128 : dtype === torch.int16 ? -32768 : dtype === torch.int32 ? -2147483648 : -(2 ** 62);
+      const m = torch.full([40], min, { dtype }).mul(dtype === torch.int64 ? 2 : 1), minusOne = torch.full([40], -1, { dtype }); // (int64: -2^63)
+      check(`remainder MIN % -1 ${dtype}`, () => torch.remainder(m, minusOne), "remainder_stub");
+      check(`fmod MIN % -1 ${dtype}`, () => torch.fmod(m, minusOne), "fmod_stub");
+      check(`floor MIN / -1 ${dtype}`, () => torch.div(m, minusOne, { rounding_mode: "floor" }), "div_floor_stub");
+      check(`trunc MIN / -1 ${dtype}`, () => torch.div(m, minusOne, { rounding_mode: "trunc" }), "div_trunc_stub");
+      check(`a / -1 ${dtype}`, () => torch.div(data(40, dtype), minusOne, { rounding_mode: "floor" }), "div_floor_stub");
+    }
+  });
+  native("integer pow: wrapping products, negative exponents (0, 1, -1), int64 beyond 2^53", () => {
+    for (const dtype of INT_DTYPES) {
+      const base = torch.tensor([0, 1, -1, 2, -2, 3, 7, -7, 100, 5, 0, 1, -1, 2, 3, 10].map((v) => (dtype === torch.uint8 ? Math.abs(v) : v)), { dtype });
+      const exp = torch.tensor([0, 5, 7, 40, 41, 21, 30, 3, 3, 0, 3, -2, -3, -1, 2, 19].map((v) => (dtype === torch.uint8 ? Math.abs(v) : v)), { dtype });
+      check(`pow ${dtype}`, () => torch.pow(base, exp), "pow_tensor_tensor_stub");
+    }
+  });
+  native("bool, float16 and bfloat16 have no native loop: their TS kernels compute or refuse them", () => {
+    const h = torch.ones(40, { dtype: torch.float16 }), bb = torch.ones(40, { dtype: torch.bool });
+    expect(kernelsRan(() => torch.remainder(h, h))).toEqual(["remainder_stub:ts"]);
+    expect(kernelsRan(() => torch.fmax(h, h))).toEqual(["fmax_stub:ts"]);
+    expect(() => torch.remainder(bb, bb)).toThrow(/"remainder_cpu" not implemented for 'Bool'/);
+    expect(() => torch.hypot(torch.ones(40, { dtype: torch.int32 }), torch.ones(40, { dtype: torch.int32 }))).toThrow(/"hypot_cpu" not implemented for 'Int'/);
+  });
+});
+
 describe("unary ops and activations: native vs TS", () => {
   const exact: [string, (x: torch.Tensor) => torch.Tensor, string, torch.dtype[]][] = [
     ["neg", (x) => torch.neg(x), "neg_stub", [...FLOAT_DTYPES, ...INT_DTYPES.filter((t) => t !== torch.uint8)]],

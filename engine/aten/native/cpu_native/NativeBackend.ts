@@ -39,8 +39,11 @@ export interface NativeAddon {
   set_capability(name: string): boolean;
   status(): NativeAddonStatus;
   address_mod_4096(buffer: ArrayBuffer): number;
-  /** native/cpu/Pointwise.cc: an elementwise op (NativePointwise.ts PwOp) over out and its inputs; false if none. */
-  pw_op(op: number, dtype: number, meta: Float64Array, scalars: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b?: ArrayBufferView, c?: ArrayBufferView): boolean;
+  /**
+   * native/cpu/Pointwise.cc: an elementwise op (NativePointwise.ts PwOp) over out and its inputs; false if
+   * none; "ZeroDivisionError" when an integer division met a zero divisor.
+   */
+  pw_op(op: number, dtype: number, meta: Float64Array, scalars: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b?: ArrayBufferView, c?: ArrayBufferView): boolean | "ZeroDivisionError";
   /** dst = static_cast<to>(src) elementwise (copy_). */
   pw_cast(from: number, to: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView): boolean;
   /**

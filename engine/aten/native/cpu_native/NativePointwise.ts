@@ -14,6 +14,9 @@
 //     exp2, sinh, cosh (double polynomials, vectorized), tan, asin, acos, atan (glibc): float32, float64
 //     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype; mse_loss's
 //     (a - b)^2: float32, float64
+//   remainder, fmod, div 'trunc' / 'floor', pow(Tensor, Tensor): the integer dtypes (a zero divisor
+//     raises ZeroDivisionError), float32, float64; atan2, hypot, copysign, fmax, fmin, xlogy and
+//     pow(Tensor, Scalar) for the other exponents (glibc's pow, atan2 and hypot): float32, float64
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   flip_stub (flip): the same copy with self read backwards along the flipped dims
@@ -25,19 +28,24 @@
 //     erf, addcmul, addcdiv, lerp, and gelu, gelu_backward, silu_backward and pow, whose strided and
 //     tanh forms (silu_backward: all) round every step to bfloat16 as PyTorch's scalar_t arithmetic does
 
-import { ScalarType } from "../../../c10/ScalarType.js";
+import { ScalarType, isFloatingType } from "../../../c10/ScalarType.js";
+import { RuntimeError } from "../../../c10/Errors.js";
 import { typedView, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
 import type { TensorImpl } from "../../../c10/TensorImpl.js";
 import type { Scalar, Tensor } from "../../core/Tensor.js";
 import type { TensorIterator } from "../TensorIterator.js";
 import { toCommon } from "../Loops.js";
 import { add_stub, mul_stub } from "../BinaryOps.js";
-import { div_true_stub } from "../binary/Div.js";
 import { maximum_stub, minimum_stub } from "../binary/MaxMin.js";
 import { eq_stub, ne_stub, lt_stub, le_stub, gt_stub, ge_stub } from "../binary/Compare.js";
 import { addcmul_stub, addcdiv_stub } from "../binary/PointwiseOps.js";
 import { lerp_kernel_scalar_weight, lerp_kernel_tensor_weight } from "../binary/Lerp.js";
-import { pow_tensor_scalar_stub } from "../binary/Pow.js";
+import { pow_tensor_scalar_stub, pow_tensor_tensor_stub } from "../binary/Pow.js";
+import { remainder_stub, fmod_stub } from "../binary/Remainder.js";
+import { div_true_stub, div_floor_stub, div_trunc_stub } from "../binary/Div.js";
+import { atan2_stub, hypot_stub, copysign_stub } from "../binary/FloatBinaryOps.js";
+import { fmax_stub, fmin_stub } from "../binary/MaxMin.js";
+import { xlogy_stub } from "../binary/Xlogy.js";
 import {
   neg_stub, abs_stub, sqrt_stub, rsqrt_stub, reciprocal_stub, exp_stub, log_stub, tanh_stub, sigmoid_stub, sin_stub, cos_stub, erf_stub,
   floor_stub, ceil_stub, trunc_stub, round_stub, frac_stub, sign_stub, log1p_stub, expm1_stub, log2_stub, log10_stub, exp2_stub,
@@ -67,6 +75,8 @@ export const PwOp = {
   geluBackwardErfVec: 38, geluBackwardErf: 39, geluBackwardTanh: 40, siluBackward: 41,
   floor: 42, ceil: 43, trunc: 44, round: 45, frac: 46, sign: 47, log1p: 48, expm1: 49, log2: 50, log10: 51, exp2: 52,
   sinh: 53, cosh: 54, tan: 55, asin: 56, acos: 57, atan: 58, mse: 59,
+  remainder: 60, fmod: 61, divTrunc: 62, divFloor: 63, atan2: 64, hypot: 65, copysign: 66, fmax: 67, fmin: 68, xlogy: 69, powTensor: 70,
+  powScalarAny: 71,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -146,6 +156,8 @@ function scalarAs(s: Scalar, t: ScalarType): number | null {
 
 /** How many inputs each op reads (Pointwise.cc's arity, less the output). */
 function arityOf(op: number): number {
+  if (op >= PwOp.remainder && op <= PwOp.powTensor) return 2;
+  if (op === PwOp.powScalarAny) return 1;
   if (op <= PwOp.threshold || op === PwOp.lerpScalar || (op >= PwOp.geluBackwardErfVec && op <= PwOp.siluBackward) || op === PwOp.mse) return 2;
   if (op >= PwOp.addcmul && op <= PwOp.lerpTensor) return 3;
   return 1;
@@ -163,7 +175,9 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
     const m = marshal(iter.shape, iter.output._impl, inputs, outType ?? t, t);
     if (m === null) return false;
     const a = m.arrays;
-    return addon.pw_op(op, t, m.meta, sc, a[0], a[1], a[2], a[3]);
+    const ran = addon.pw_op(op, t, m.meta, sc, a[0], a[1], a[2], a[3]);
+    if (ran === "ZeroDivisionError") throw new RuntimeError("ZeroDivisionError"); // (the TS kernels' and PyTorch's text)
+    return ran;
   };
   const simple = (op: number) => (iter: TensorIterator) => run(op, iter, scalars());
   /** An op whose TS kernel takes only `types` (its AT_DISPATCH list): other dtypes get its error there. */
@@ -253,9 +267,26 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   pow_tensor_scalar_stub.register("native", (iter, exp) => {
     // (float16 takes std::pow of a float16 exponent in the TS kernel: not these loops)
     if (!FLOAT_AND_BFLOAT16.includes(iter.commonDtype.scalarType) || typeof exp !== "number") return false;
-    if (exp !== 2 && exp !== 3 && exp !== 0.5 && exp !== -0.5 && exp !== -1 && exp !== -2) return false;
-    return run(PwOp.powScalar, iter, scalars(exp)); // reads the base only (the iterator's second input is the wrapped exponent)
+    // (both read the base only: the iterator's second input is the wrapped exponent)
+    if (exp === 2 || exp === 3 || exp === 0.5 || exp === -0.5 || exp === -1 || exp === -2) return run(PwOp.powScalar, iter, scalars(exp));
+    return iter.commonDtype.scalarType !== BFloat16 && run(PwOp.powScalarAny, iter, scalars(exp)); // std::pow (bfloat16 rounds its exponent: the TS kernel)
   });
+
+  // ---- the binary math ops (pointwise_binary_math.inc): every integer dtype, float and double where
+  // the TS kernel takes them; the addon has no loop for the other dtypes (bool, float16, bfloat16), whose
+  // TS kernels compute or refuse them ----
+  remainder_stub.register("native", simple(PwOp.remainder));
+  fmod_stub.register("native", simple(PwOp.fmod));
+  div_trunc_stub.register("native", simple(PwOp.divTrunc));
+  div_floor_stub.register("native", simple(PwOp.divFloor));
+  pow_tensor_tensor_stub.register("native", simple(PwOp.powTensor));
+  atan2_stub.register("native", simple(PwOp.atan2));
+  hypot_stub.register("native", simple(PwOp.hypot));
+  copysign_stub.register("native", simple(PwOp.copysign));
+  xlogy_stub.register("native", simple(PwOp.xlogy));
+  // fmax/fmin on integers and bool are maximum/minimum, as fmax_kernel calls maximum_kernel
+  fmax_stub.register("native", (iter) => run(isFloatingType(iter.commonDtype.scalarType) ? PwOp.fmax : PwOp.maximum, iter, scalars()));
+  fmin_stub.register("native", (iter) => run(isFloatingType(iter.commonDtype.scalarType) ? PwOp.fmin : PwOp.minimum, iter, scalars()));
 
   // ---- optimizers: addcmul_, addcdiv_, lerp_ ----
   // float32, float64 and bfloat16 (computed in float); float16 gets the TS kernels' error
