@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <vector>
 #include "Loops.h"
 #include "ThreadPool.h"
 #include "cpu_features.h"
@@ -158,6 +159,75 @@ Napi::Value PwOp(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
+// pw_index_add(dtype, meta, scalars, index, indexOffset, indexStride, count, dimSize, outDimStride,
+//              srcDimStride, out, out, src)
+// (TensorAdvancedIndexing.cpp index_add_cpu_): out.select(dim, index[i]) += alpha * src.select(dim, i)
+// for each i in order, through add's own loop (scalars[0] = alpha, as for add). meta describes the
+// slices (the shape without dim; out twice, then src); strides are in elements; index is an int32 or
+// int64 typed array. Every index is checked before anything is written: false if one is outside
+// [0, dimSize) (the TS kernel then raises PyTorch's error), or if the dtype has no add loop. Threads
+// split the slice's elements, and each walks every i in order, so an element that several indices hit
+// adds them up in the TS kernel's order on any thread count.
+Napi::Value PwIndexAdd(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  if (dtype < 0 || dtype >= kNumDTypes) return Napi::Boolean::New(env, false);
+  const Loop loop = table().op[kAdd][dtype];
+  if (loop == nullptr) return Napi::Boolean::New(env, false);
+  char* sraw;
+  char* iraw;
+  int isz, index_size;
+  if (!typed(env, info[2], &sraw, &isz) || !typed(env, info[3], &iraw, &index_size)) return (fail(env, "scalars and index must be typed arrays"), env.Undefined());
+  if (index_size != 4 && index_size != 8) return (fail(env, "index must be int32 or int64"), env.Undefined());
+  const double* sc = reinterpret_cast<const double*>(sraw);
+  const int64_t ioff = static_cast<int64_t>(info[4].As<Napi::Number>().DoubleValue());
+  const int64_t istride = static_cast<int64_t>(info[5].As<Napi::Number>().DoubleValue());
+  const int64_t n = static_cast<int64_t>(info[6].As<Napi::Number>().DoubleValue());
+  const int64_t dim_size = static_cast<int64_t>(info[7].As<Napi::Number>().DoubleValue());
+  Plan p;
+  if (!make_plan(info, info[1], 10, 3, p)) return env.Undefined();
+  const int64_t out_step = static_cast<int64_t>(info[8].As<Napi::Number>().DoubleValue()) * p.itemsize[0];
+  const int64_t src_step = static_cast<int64_t>(info[9].As<Napi::Number>().DoubleValue()) * p.itemsize[2];
+  // the byte offsets of the result slices, each index checked
+  std::vector<int64_t> out_off(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t k = index_size == 8 ? reinterpret_cast<const int64_t*>(iraw)[ioff + i * istride] : reinterpret_cast<const int32_t*>(iraw)[ioff + i * istride];
+    if (k < 0 || k >= dim_size) return Napi::Boolean::New(env, false);
+    out_off[static_cast<size_t>(i)] = k * out_step;
+  }
+  if (p.numel == 0 || n == 0) return Napi::Boolean::New(env, true);
+  if (p.numel == 1 && table().index_add_elements[dtype] != nullptr) {
+    // one element per slice (a 1-D self): the elements in turn, add's arithmetic inlined
+    table().index_add_elements[dtype](p.base[0], out_off.data(), p.base[2], src_step, n, sc);
+    return Napi::Boolean::New(env, true);
+  }
+  if (p.numel == 1) {
+    // (float16, bfloat16) add's loop on each element in turn
+    char* ptr[3];
+    const int64_t inner[3] = {0, 0, 0};
+    for (int64_t i = 0; i < n; ++i) {
+      ptr[0] = ptr[1] = p.base[0] + out_off[static_cast<size_t>(i)];
+      ptr[2] = p.base[2] + i * src_step;
+      loop(ptr, inner, 1, sc);
+    }
+    return Napi::Boolean::New(env, true);
+  }
+  // each thread's part of the slice takes every index (at most one part per thread, since every part
+  // pays a row walk per index): parts of at least GRAIN_SIZE element updates
+  const int64_t grain = std::max<int64_t>(kSplitElems, GRAIN_SIZE / n);
+  parallel_for(0, p.numel, grain, [&](int64_t b, int64_t e) {
+    Plan q = p;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t off = out_off[static_cast<size_t>(i)];
+      q.base[0] = p.base[0] + off;
+      q.base[1] = p.base[1] + off;
+      q.base[2] = p.base[2] + i * src_step;
+      run_range(q, [&](char** ptr, const int64_t* inner, int64_t m) { loop(ptr, inner, m, sc); }, b, e);
+    }
+  });
+  return Napi::Boolean::New(env, true);
+}
+
 // pw_cast(from, to, meta, out, a)
 Napi::Value PwCast(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -195,6 +265,7 @@ void InitReductions(Napi::Env env, Napi::Object exports);  // Reductions.cc
 void InitPointwise(Napi::Env env, Napi::Object exports) {
   exports.Set("pw_op", Napi::Function::New(env, pw::PwOp));
   exports.Set("pw_cast", Napi::Function::New(env, pw::PwCast));
+  exports.Set("pw_index_add", Napi::Function::New(env, pw::PwIndexAdd));
   exports.Set("pw_stream_threshold", Napi::Function::New(env, pw::PwStreamThreshold));
   InitReductions(env, exports);
 }

@@ -190,3 +190,48 @@ describe("nonzero", () => {
     expect(out.tolist()).toEqual([[0, 1], [1, 0]]);
   });
 });
+
+describe("index_add_: out.select(dim, index[i]) += alpha * source.select(dim, i)", () => {
+  const NATIVE_ADD = DTYPES; // (float16 and bfloat16: add's loop in float, rounded once, as the TS kernel)
+  native("every dtype, every dim, duplicate indices (added in index order), alpha, int32 and int64 indices, on 1 and 2 threads", () => {
+    for (const dtype of NATIVE_ADD) {
+      const self = values([6, 5, 4], dtype, 1);
+      for (const dim of [0, 1, 2]) {
+        const n = [9, 7, 5][dim];
+        const srcShape = [6, 5, 4].map((s, d) => (d === dim ? n : s));
+        const source = values(srcShape, dtype, 2 + dim);
+        const index = torch.randint(0, [6, 5, 4][dim], [n]);
+        index.set(1, index.get(0).item()); // a duplicate
+        const alpha = dtype === torch.bool ? true : dtype.is_floating_point ? 0.75 : 3;
+        same(`${dtype} dim ${dim}`, () => self.clone().index_add_(dim, index, source), "index_add_cpu_");
+        same(`${dtype} dim ${dim} alpha`, () => torch.index_add(self, dim, index.to(torch.int32), source, { alpha }), "index_add_cpu_");
+      }
+    }
+  });
+  native("1-D results (one element per slice) with many hits, strided self, source and index, out=", () => {
+    for (const dtype of [torch.float32, torch.float64, torch.int64, torch.float16]) {
+      const index = torch.randint(0, 50, [5000]);
+      const source = values([5000], dtype, 3);
+      same(`1-D ${dtype}`, () => values([50], dtype, 4).index_add_(0, index, source), "index_add_cpu_");
+      same(`1-D strided ${dtype}`, () => values([100], dtype, 4).get("::2").index_add_(0, index.get("::2"), source.get("1::2")), "index_add_cpu_");
+    }
+    const self = values([30, 40], torch.float32, 5).t(), source = values([45, 40], torch.float32, 6).t(); // [40, 30] and [40, 45], column-major
+    const index = torch.randint(0, 30, [45]);
+    same("transposed self and source", () => self.clone().t().contiguous().t().index_add_(1, index, source), "index_add_cpu_");
+    same("out=", () => torch.index_add(self, 1, index.get("::3"), source.get(":", "::3"), { out: torch.empty(0) }), "index_add_cpu_");
+    // a big slice, split over the threads: each element still adds its indices in order
+    const big = values([4, 70000], torch.float32, 7), bsrc = values([9, 70000], torch.float32, 8);
+    same("large slices", () => big.clone().index_add_(0, torch.tensor([1, 3, 1, 1, 0, 2, 3, 1, 0]), bsrc), "index_add_cpu_");
+  });
+  native("an index out of range: PyTorch's IndexError on both paths, self left as the TS kernel leaves it", () => {
+    const self = values([5, 3], torch.float32, 1), source = values([3, 3], torch.float32, 2);
+    for (const bad of [[0, 5, 1], [0, -1, 2]]) {
+      expect(sameError(`index ${bad}`, () => self.clone().index_add_(0, torch.tensor(bad), source))).toBe("IndexError: index out of range in self");
+      const a = self.clone(), b = self.clone();
+      try { a.index_add_(0, torch.tensor(bad), source); } catch { /* raised */ }
+      try { underTs(() => b.index_add_(0, torch.tensor(bad), source)); } catch { /* raised */ }
+      expect(bits(a)).toBe(bits(b));
+      expect(bits(a)).toBe(bits(self)); // nothing written before the check
+    }
+  });
+});

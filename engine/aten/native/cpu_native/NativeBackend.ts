@@ -44,6 +44,14 @@ export interface NativeAddon {
    * none; "ZeroDivisionError" when an integer division met a zero divisor.
    */
   pw_op(op: number, dtype: number, meta: Float64Array, scalars: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b?: ArrayBufferView, c?: ArrayBufferView): boolean | "ZeroDivisionError";
+  /**
+   * index_add_ (Pointwise.cc): out.select(dim, index[i]) += alpha * src.select(dim, i) in index order, by
+   * add's loop; meta over the slices (out, out, src), strides in elements; index an int32 or int64 view
+   * (offset, stride, count). false, with nothing written, when an index is outside [0, dimSize) or the
+   * dtype has no loop.
+   */
+  pw_index_add(dtype: number, meta: Float64Array, scalars: Float64Array, index: ArrayBufferView, indexOffset: number, indexStride: number, count: number, dimSize: number,
+    outDimStride: number, srcDimStride: number, out: ArrayBufferView, out2: ArrayBufferView, src: ArrayBufferView): boolean;
   /** dst = static_cast<to>(src) elementwise (copy_). */
   pw_cast(from: number, to: number, meta: Float64Array, out: ArrayBufferView, a: ArrayBufferView): boolean;
   /**

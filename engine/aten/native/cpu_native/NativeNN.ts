@@ -268,7 +268,7 @@ export function registerNNKernels(addon: NativeAddon): void {
     const sizes = self._impl.sizes();
     return addon.nn_index_select(
       self.dtype.itemsize, bytesOf(result), result._impl.storage_offset(), bytesOf(self), self._impl.storage_offset(),
-      prod(sizes.slice(0, dim)), sizes[dim], prod(sizes.slice(dim + 1)), Float64Array.from(index),
+      prod(sizes.slice(0, dim)), sizes[dim], prod(sizes.slice(dim + 1)), index,
     );
   });
   gather_stub.register("native", (result, self, dim, index) => result.dtype === self.dtype && gatherScatter(addon, 0, self, dim, index, result, null));
@@ -284,7 +284,7 @@ export function registerNNKernels(addon: NativeAddon): void {
     if (!isFloat(st)) return false;
     const w = dense(gw, st), g = dense(grad, st);
     if (w === null || g === null || gw.dim() !== 2 || grad.numel() !== idx.length * gw.shape[1]) return false;
-    return addon.nn_embedding_dense_backward(st, w[0], w[1], g[0], g[1], Float64Array.from(idx), gw.shape[0], gw.shape[1], paddingIdx, scale);
+    return addon.nn_embedding_dense_backward(st, w[0], w[1], g[0], g[1], idx, gw.shape[0], gw.shape[1], paddingIdx, scale);
   });
 
   // nll_loss: targets must fit a double exactly (ignore_index is passed as a number)

@@ -46,6 +46,7 @@ import { div_true_stub, div_floor_stub, div_trunc_stub } from "../binary/Div.js"
 import { atan2_stub, hypot_stub, copysign_stub } from "../binary/FloatBinaryOps.js";
 import { fmax_stub, fmin_stub } from "../binary/MaxMin.js";
 import { xlogy_stub } from "../binary/Xlogy.js";
+import { index_add_stub } from "../index/IndexAdd.js";
 import {
   neg_stub, abs_stub, sqrt_stub, rsqrt_stub, reciprocal_stub, exp_stub, log_stub, tanh_stub, sigmoid_stub, sin_stub, cos_stub, erf_stub,
   floor_stub, ceil_stub, trunc_stub, round_stub, frac_stub, sign_stub, log1p_stub, expm1_stub, log2_stub, log10_stub, exp2_stub,
@@ -190,6 +191,31 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
     return run(PwOp.add, iter, scalars(a));
   });
   mul_stub.register("native", simple(PwOp.mul));
+  // index_add_: add's loop on each (result slice index[i], source slice i) pair, in index order; the
+  // addon checks every index first (false: the TS kernel raises the error)
+  index_add_stub.register("native", (result, dim, index, source, alpha) => {
+    const t = result.dtype.scalarType;
+    const al = typeof alpha === "boolean" ? Number(alpha) : typeof alpha === "number" ? alpha : null;
+    if (al === null || (t === Long && !Number.isSafeInteger(al)) || !NATIVE_DTYPES.has(t) || source.numel() < nativeSizePolicy.minNumel) return false;
+    const r = result._impl, src = source._impl, ix = index._impl;
+    // slices of equal shapes only (a 0-d result, or a source slice that would broadcast, runs the TS kernel)
+    const rs = r.sizes(), ss = src.sizes();
+    if (r.dim() === 0 || src.dim() !== r.dim() || rs.some((n, d) => d !== dim && n !== ss[d])) return false;
+    const shape = rs.filter((_, d) => d !== dim), nd = shape.length;
+    const meta = metaArray(1 + nd + 3 * (1 + nd));
+    meta[0] = nd;
+    shape.forEach((n, d) => (meta[1 + d] = n));
+    const rStrides = r.strides().filter((_, d) => d !== dim), sStrides = src.strides().filter((_, d) => d !== dim);
+    [[r, rStrides], [r, rStrides], [src, sStrides]].forEach(([impl, strides], k) => {
+      const at = 1 + nd + k * (1 + nd);
+      meta[at] = (impl as TensorImpl).storage_offset();
+      (strides as number[]).forEach((st, d) => (meta[at + 1 + d] = st));
+    });
+    const out = typedView(r.storage, r.dtype);
+    const indexStride = ix.dim() === 0 ? 0 : ix.strides()[0];
+    return addon.pw_index_add(t, meta, scalars(al), typedView(ix.storage, ix.dtype), ix.storage_offset(), indexStride, ix.numel(), rs[dim],
+      r.strides()[dim], src.strides()[dim], out, out, typedView(src.storage, src.dtype));
+  });
   div_true_stub.register("native", within([Float, Double, Half, BFloat16], PwOp.div));
   maximum_stub.register("native", simple(PwOp.maximum));
   minimum_stub.register("native", simple(PwOp.minimum));

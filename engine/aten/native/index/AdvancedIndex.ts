@@ -29,7 +29,7 @@ export interface AdvancedIndex {
   /** self restrided to the result shape (stride 0 across the index shape) */
   src: Tensor;
   /** the broadcast index tensors' values, each laid out in the index shape (row-major) */
-  indexValues: number[][];
+  indexValues: Float64Array[];
   indexShape: number[];
   indexedSizes: number[];
   indexedStrides: number[];
@@ -145,7 +145,7 @@ function advancedIndex(self: Tensor, indices: readonly OptTensor[], indexShape: 
   // reshape_indexer: the index shape placed between size-1 dims, for TensorIterator to broadcast
   const indexers = defined.map((t) => reshape_default.call(t, [...Array(dimsBefore).fill(1), ...indexShape, ...Array(dimsAfter).fill(1)]) as Tensor);
   // the index values are read only when a kernel runs (meta tensors hold none)
-  let values: number[][] | null = null;
+  let values: Float64Array[] | null = null;
   return {
     self, src, indexShape, indexedSizes, indexedStrides, dimsBefore, dimsAfter, indexers,
     get indexValues() {

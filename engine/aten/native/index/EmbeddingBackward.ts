@@ -21,7 +21,7 @@ export function embedding_backward_symint(grad: Tensor, indices: Tensor, numWeig
   return embedding_dense_backward_default.call(grad, indices, numWeights, paddingIdx, scaleGradByFreq) as Tensor;
 }
 
-type DenseBackwardFn = (gradWeight: Tensor, grad: Tensor, idx: readonly number[], paddingIdx: number, scaleGradByFreq: boolean) => void;
+type DenseBackwardFn = (gradWeight: Tensor, grad: Tensor, idx: Float64Array, paddingIdx: number, scaleGradByFreq: boolean) => void;
 export const embedding_dense_backward_stub = new DispatchStub<DenseBackwardFn>("embedding_dense_backward_cpu", "aten/src/ATen/native/Embedding.cpp");
 embedding_dense_backward_stub.register("ts", (gw, grad, idx, paddingIdx, scale) => {
   const D = gw.shape[1];

@@ -20,7 +20,7 @@ const REF = "aten/src/ATen/native/cpu/IndexKernel.cpp";
 
 // ---- index_fill_ ----
 
-export const index_fill_stub = new DispatchStub<(self: Tensor, dim: number, index: readonly number[], value: Scalar) => void>("index_fill_stub", REF);
+export const index_fill_stub = new DispatchStub<(self: Tensor, dim: number, index: Float64Array, value: Scalar) => void>("index_fill_stub", REF);
 index_fill_stub.register("ts", (self, dim, index, value) => {
   const e = elements(self);
   const size = self.size(dim);

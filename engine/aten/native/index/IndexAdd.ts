@@ -27,8 +27,12 @@ function addScaled(st: ScalarType, alpha: Scalar): (a: Value, b: Value) => Value
   return (a, b) => (a as number) + al * (b as number);
 }
 
-export const index_add_stub = new DispatchStub<(result: Tensor, dim: number, index: readonly number[], source: Tensor, alpha: Scalar) => void>("index_add_cpu_", REF);
-index_add_stub.register("ts", (result, dim, index, source, alpha) => {
+/** The kernel checks the indices (all of them, before it writes: "index out of range in self") and adds. */
+export const index_add_stub = new DispatchStub<(result: Tensor, dim: number, index: Tensor, source: Tensor, alpha: Scalar) => void>("index_add_cpu_", REF);
+index_add_stub.register("ts", (result, dim, indexTensor, source, alpha) => {
+  const index = indexValues(indexTensor);
+  const size = result.dim() === 0 ? 1 : result.size(dim);
+  for (const i of index) if (!(i >= 0 && i < size)) throw new IndexError("index out of range in self");
   const out = elements(result), src = elements(source);
   const f = addScaled(result.dtype.scalarType, alpha);
   const scalar = result.dim() === 0;
@@ -66,9 +70,6 @@ export function index_add_cpu_out(
   if (result !== self) copy__default.call(result, self, false);
   if (!hasData(result)) return result;
   alpha_check(result.dtype.scalarType, alpha);
-  const idx = indexValues(index);
-  const size = self.dim() === 0 ? 1 : self.size(dim);
-  for (const i of idx) if (!(i >= 0 && i < size)) throw new IndexError("index out of range in self");
-  if (numel > 0) index_add_stub.call(self.device.type, result, dim, idx, source, alpha);
+  if (numel > 0) index_add_stub.call(self.device.type, result, dim, index, source, alpha);
   return result;
 }

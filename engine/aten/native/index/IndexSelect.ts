@@ -13,7 +13,7 @@ import { assert_no_overlap, forEachIndex, hasData, indexValues, isIntIndex, offs
 
 const REF = "aten/src/ATen/native/TensorAdvancedIndexing.cpp";
 
-export const index_select_stub = new DispatchStub<(result: Tensor, self: Tensor, dim: number, index: readonly number[]) => void>("index_select", REF);
+export const index_select_stub = new DispatchStub<(result: Tensor, self: Tensor, dim: number, index: Float64Array) => void>("index_select", REF);
 index_select_stub.register("ts", (result, self, dim, index) => {
   const dst = rawView(result), src = rawView(self);
   const scalar = self.dim() === 0;

@@ -13,7 +13,7 @@ import { assert_no_overlap, forEachIndex, indexValues, isLong, offsetAt, rawView
 
 const REF = "aten/src/ATen/native/cpu/IndexKernel.cpp";
 
-export const take_stub = new DispatchStub<(out: Tensor, self: Tensor, index: readonly number[]) => void>("take_stub", REF);
+export const take_stub = new DispatchStub<(out: Tensor, self: Tensor, index: Float64Array) => void>("take_stub", REF);
 take_stub.register("ts", (out, self, index) => {
   const dst = rawView(out), src = rawView(self);
   const numel = self.numel();

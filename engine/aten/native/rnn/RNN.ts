@@ -174,7 +174,7 @@ function _rnn_impl_full<H>(cell: Cell<H>, input: Tensor, params: CellParams[], h
 interface Packed {
   data: Tensor;
   batch_sizes: Tensor;
-  sizes: number[];
+  sizes: Float64Array;
 }
 
 /** hidden_slice: rows [start, end) of a hidden state (both h and c of an LSTM's). */
