@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "Loops.h"
 #include "TypedArg.h"
@@ -745,6 +746,212 @@ Napi::Value Triangular(const Napi::CallbackInfo& info) {
   return yes(env);
 }
 
+
+// ---- take, masked_select, index_fill_ (cpu/IndexKernel.cpp) ----
+
+// bits of one element of z bytes from src to dst
+inline void copy_bits(char* dst, const char* src, int z) {
+  switch (z) {
+    case 1: *dst = *src; break;
+    case 2: std::memcpy(dst, src, 2); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    default: std::memcpy(dst, src, 8); break;
+  }
+}
+
+// A tensor seen as 1-D in row-major order (take's self): the storage offset of its i-th element.
+struct RowMajor {
+  int ndim = 0;
+  int64_t sizes[kMaxDims];
+  int64_t strides[kMaxDims];  // elements
+  int64_t offset = 0;
+  bool contiguous = true;
+  int64_t at(int64_t i) const {
+    if (contiguous) return offset + i;
+    int64_t o = offset;
+    for (int d = ndim - 1; d >= 0; --d) {
+      o += (i % sizes[d]) * strides[d];
+      i /= sizes[d];
+    }
+    return o;
+  }
+};
+
+// out[k] = self's element number index[k] (negative from the end), the indices known to be in range
+template <typename T>
+void take_rows(const Plan& p, const char* self, const RowMajor& src, int64_t numel) {
+  const T* x = reinterpret_cast<const T*>(self);
+  run(p, [&](char** ptr, const int64_t* s, int64_t n) {
+    if (src.contiguous && s[0] == static_cast<int64_t>(sizeof(T)) && s[1] == 8) {
+      T* out = reinterpret_cast<T*>(ptr[0]);
+      const int64_t* ix = reinterpret_cast<const int64_t*>(ptr[1]);
+      const T* base = x + src.offset;
+      for (int64_t i = 0; i < n; ++i) out[i] = base[ix[i] < 0 ? ix[i] + numel : ix[i]];
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t k = *reinterpret_cast<const int64_t*>(ptr[1] + i * s[1]);
+      if (k < 0) k += numel;
+      std::memcpy(ptr[0] + i * s[0], x + src.at(k), sizeof(T));
+    }
+  });
+}
+
+// ops2_take(meta, out, index, self, selfMeta) -> bool. meta walks index's shape for (out, index: int64);
+// selfMeta = [ndim, sizes..., offset, strides...]. Every index is checked first (in [-numel, numel)):
+// false, with nothing written, when one is not (the TS kernel raises PyTorch's error at it).
+Napi::Value Take(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 5) return no(env);
+  Typed m, ts[2], self, sm;
+  if (!typed(env, info[0], &m) || m.type != napi_float64_array || !typed(env, info[1], &ts[0]) || !typed(env, info[2], &ts[1]) ||
+      !typed(env, info[3], &self) || !typed(env, info[4], &sm) || sm.type != napi_float64_array)
+    return no(env);
+  if (ts[1].type != napi_bigint64_array || self.itemsize != ts[0].itemsize) return no(env);
+  Plan p;
+  if (!make_plan(reinterpret_cast<const double*>(m.data), m.length, ts, 2, p)) return no(env);
+  const double* q = reinterpret_cast<const double*>(sm.data);
+  RowMajor src;
+  src.ndim = static_cast<int>(q[0]);
+  if (src.ndim < 0 || src.ndim > kMaxDims || sm.length < 2 + 2 * src.ndim) return no(env);
+  src.offset = static_cast<int64_t>(q[1 + src.ndim]);
+  int64_t numel = 1, expected = 1, lo = src.offset, hi = src.offset;
+  for (int d = src.ndim - 1; d >= 0; --d) {
+    src.sizes[d] = static_cast<int64_t>(q[1 + d]);
+    src.strides[d] = static_cast<int64_t>(q[2 + src.ndim + d]);
+    src.contiguous = src.contiguous && (src.sizes[d] == 1 || src.strides[d] == expected);
+    expected *= src.sizes[d];
+    numel *= src.sizes[d];
+    if (src.sizes[d] > 0) (src.strides[d] >= 0 ? hi : lo) += src.strides[d] * (src.sizes[d] - 1);
+  }
+  if (numel == 0 || lo < 0 || hi >= self.length) return no(env);
+  // the smallest and largest index (a min/max the compiler vectorizes), checked once
+  int64_t kmin = 0, kmax = 0;
+  bool first = true;
+  run_range(p, [&](char** ptr, const int64_t* s, int64_t n) {
+    const char* ix = ptr[1];
+    int64_t lo_k = first ? *reinterpret_cast<const int64_t*>(ix) : kmin, hi_k = first ? lo_k : kmax;
+    first = false;
+    if (s[1] == 8) {
+      const int64_t* v = reinterpret_cast<const int64_t*>(ix);
+      for (int64_t i = 0; i < n; ++i) {
+        lo_k = v[i] < lo_k ? v[i] : lo_k;
+        hi_k = v[i] > hi_k ? v[i] : hi_k;
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t k = *reinterpret_cast<const int64_t*>(ix + i * s[1]);
+        lo_k = k < lo_k ? k : lo_k;
+        hi_k = k > hi_k ? k : hi_k;
+      }
+    }
+    kmin = lo_k;
+    kmax = hi_k;
+  }, 0, p.numel);
+  if (p.numel > 0 && (kmin < -numel || kmax >= numel)) return no(env);
+  switch (ts[0].itemsize) {
+    case 1: take_rows<uint8_t>(p, self.data, src, numel); break;
+    case 2: take_rows<uint16_t>(p, self.data, src, numel); break;
+    case 4: take_rows<uint32_t>(p, self.data, src, numel); break;
+    default: take_rows<uint64_t>(p, self.data, src, numel); break;
+  }
+  return yes(env);
+}
+
+// The serial walk of masked_select: each element of self whose mask byte is 1 goes to the next out
+// slot. Without a branch on the mask (a random mask mispredicts half the time): every element is
+// written to the next slot and the slot advances only for a 1, while room remains (the slot after the
+// last is a scratch element). false for a mask byte other than 0 and 1, or more ones than room.
+template <typename T>
+bool masked_select_rows(const Plan& p, char* out_base, int64_t ostride, int64_t room) {
+  T* out = reinterpret_cast<T*>(out_base);
+  T scratch;
+  int64_t k = 0;
+  uint8_t bad = 0;
+  run_range(p, [&](char** ptr, const int64_t* s, int64_t n) {
+    const char* x = ptr[0];
+    const uint8_t* mk = reinterpret_cast<const uint8_t*>(ptr[1]);
+    for (int64_t i = 0; i < n; ++i) {
+      const uint8_t v = mk[i * s[1]];
+      bad |= v;
+      T e;
+      std::memcpy(&e, x + i * s[0], sizeof(T));
+      *(k < room ? out + k * ostride : &scratch) = e;
+      k += v != 0;
+    }
+  }, 0, p.numel);
+  return bad <= 1 && k <= room;
+}
+
+// ops2_masked_select(meta, out, outOffset, outStride, self, mask) -> bool: meta walks the broadcast shape
+// for (self, mask: bool or uint8); mask's true elements of self are copied in row-major order to out
+// (the count known). One thread: the order is the output's. false when a uint8 mask holds a value other
+// than 0 and 1 (the TS kernel then raises "Mask tensor can take 0 and 1 values only").
+Napi::Value MaskedSelect(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 6) return no(env);
+  Typed m, out, ts[2];
+  if (!typed(env, info[0], &m) || m.type != napi_float64_array || !typed(env, info[1], &out) || !typed(env, info[4], &ts[0]) || !typed(env, info[5], &ts[1]))
+    return no(env);
+  if (ts[1].itemsize != 1 || out.itemsize != ts[0].itemsize) return no(env);
+  const int64_t ooff = static_cast<int64_t>(info[2].As<Napi::Number>().DoubleValue());
+  const int64_t ostride = static_cast<int64_t>(info[3].As<Napi::Number>().DoubleValue());
+  Plan p;
+  if (!make_plan(reinterpret_cast<const double*>(m.data), m.length, ts, 2, p)) return no(env);
+  if (ooff < 0 || ostride < 0 || ooff >= out.length) return no(env);
+  const int64_t room = ostride == 0 ? 1 : (out.length - 1 - ooff) / ostride + 1;  // the elements out can take
+  bool ok = false;
+  switch (out.itemsize) {
+    case 1: ok = masked_select_rows<uint8_t>(p, out.data + ooff, ostride, room); break;
+    case 2: ok = masked_select_rows<uint16_t>(p, out.data + 2 * ooff, ostride, room); break;
+    case 4: ok = masked_select_rows<uint32_t>(p, out.data + 4 * ooff, ostride, room); break;
+    default: ok = masked_select_rows<uint64_t>(p, out.data + 8 * ooff, ostride, room); break;
+  }
+  return Napi::Boolean::New(env, ok);
+}
+
+// ops2_index_fill(meta, self, index, indexOffset, indexStride, count, dimSize, dimStride, value) -> bool:
+// self.select(dim, index[i]) = value for each i (index int64, negative counting from the end); meta
+// walks the slice (self's shape without dim). Every index is checked first: false, nothing written,
+// when one is outside [-dimSize, dimSize) (the TS kernel raises PyTorch's error).
+Napi::Value IndexFill(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 9) return no(env);
+  Typed m, ts[1], ix, v;
+  if (!typed(env, info[0], &m) || m.type != napi_float64_array || !typed(env, info[1], &ts[0]) || !typed(env, info[2], &ix) || !typed(env, info[8], &v)) return no(env);
+  if (ix.type != napi_bigint64_array || v.itemsize != ts[0].itemsize || v.length < 1) return no(env);
+  const int64_t ioff = static_cast<int64_t>(info[3].As<Napi::Number>().DoubleValue());
+  const int64_t istride = static_cast<int64_t>(info[4].As<Napi::Number>().DoubleValue());
+  const int64_t n = static_cast<int64_t>(info[5].As<Napi::Number>().DoubleValue());
+  const int64_t size = static_cast<int64_t>(info[6].As<Napi::Number>().DoubleValue());
+  const int64_t dim_stride = static_cast<int64_t>(info[7].As<Napi::Number>().DoubleValue());
+  if (n > 0 && (ioff < 0 || ioff + (n - 1) * istride >= ix.length || ioff + (n - 1) * istride < 0)) return no(env);
+  Plan p;
+  if (!make_plan(reinterpret_cast<const double*>(m.data), m.length, ts, 1, p)) return no(env);
+  // the slices' byte offsets, every index checked (make_plan checked slice 0's window; the others lie
+  // dim_stride apart inside self, whose dim has `size` entries)
+  const int z = ts[0].itemsize;
+  std::vector<int64_t> offs(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t k = reinterpret_cast<const int64_t*>(ix.data)[ioff + i * istride];
+    if (k < -size || k >= size) return no(env);
+    if (k < 0) k += size;
+    offs[static_cast<size_t>(i)] = k * dim_stride * z;
+  }
+  if (p.numel == 0 || n == 0) return yes(env);
+  const char* value = v.data;
+  parallel_for(0, p.numel, std::max<int64_t>(1, GRAIN_SIZE / n), [&](int64_t b, int64_t e) {
+    Plan q = p;
+    for (int64_t i = 0; i < n; ++i) {
+      q.base[0] = p.base[0] + offs[static_cast<size_t>(i)];
+      run_range(q, [&](char** ptr, const int64_t* s, int64_t len) {
+        for (int64_t j = 0; j < len; ++j) copy_bits(ptr[0] + j * s[0], value, z);
+      }, b, e);
+    }
+  });
+  return yes(env);
+}
+
 }  // namespace
 }  // namespace ops2
 
@@ -756,6 +963,9 @@ void InitOps2(Napi::Env env, Napi::Object exports) {
   exports.Set("ops2_linspace", Napi::Function::New(env, ops2::Linspace));
   exports.Set("ops2_norm", Napi::Function::New(env, ops2::Norm));
   exports.Set("ops2_triangular", Napi::Function::New(env, ops2::Triangular));
+  exports.Set("ops2_take", Napi::Function::New(env, ops2::Take));
+  exports.Set("ops2_masked_select", Napi::Function::New(env, ops2::MaskedSelect));
+  exports.Set("ops2_index_fill", Napi::Function::New(env, ops2::IndexFill));
 }
 
 }  // namespace glasstorch

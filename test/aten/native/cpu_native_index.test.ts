@@ -235,3 +235,62 @@ describe("index_add_: out.select(dim, index[i]) += alpha * source.select(dim, i)
     }
   });
 });
+
+describe("take, masked_select, index_fill_ (Ops2.cc)", () => {
+  native("take: every dtype, negative indices, a 2-d index, strided and transposed self, out=", () => {
+    for (const dtype of DTYPES) {
+      const self = values([7, 9], dtype, 11);
+      const index = torch.randint(-63, 63, [5, 8]);
+      same(`take ${dtype}`, () => torch.take(self, index), "take_stub");
+      same(`take transposed ${dtype}`, () => torch.take(self.t(), index), "take_stub");
+      const strided = torch.randint(-12, 12, [40]);
+      same(`take strided ${dtype}`, () => torch.take(self.get("::2", "1::3"), strided), "take_stub");
+    }
+    const self = values([1000], torch.float32, 12);
+    const many = torch.randint(-1000, 1000, [100000]);
+    same("take out=, 1e5 indices over the threads", () => torch.take(self, many, { out: torch.empty(0) }), "take_stub");
+  });
+  native("take: an index out of range raises PyTorch's IndexError on both paths", () => {
+    const self = values([4, 5], torch.float32, 1);
+    for (const bad of [20, -21, 1000])
+      expect(sameError(`take ${bad}`, () => torch.take(self, torch.tensor([0, 3, bad, 1])))).toBe(`IndexError: out of range: tried to access index ${bad} on a tensor of 20 elements.`);
+  });
+  native("masked_select: every dtype, broadcast mask and self, uint8 masks, strided inputs, empty selections", () => {
+    for (const dtype of DTYPES) {
+      const self = values([6, 7], dtype, 13);
+      torch.manual_seed(3);
+      const mask = torch.rand(6, 7).gt(0.4);
+      same(`masked_select ${dtype}`, () => torch.masked_select(self, mask), "masked_select_serial_stub");
+      same(`masked_select broadcast mask ${dtype}`, () => torch.masked_select(self, mask.get(2)), "masked_select_serial_stub");
+      same(`masked_select broadcast self ${dtype}`, () => torch.masked_select(self.get(":", "0:1"), mask), "masked_select_serial_stub");
+      same(`masked_select transposed ${dtype}`, () => torch.masked_select(self.t(), mask.t()), "masked_select_serial_stub");
+    }
+    const self = values([3000], torch.float64, 14);
+    const mask = torch.rand(3000).gt(0.5).to(torch.uint8);
+    same("uint8 mask", () => torch.masked_select(self, mask), "masked_select_serial_stub");
+    expect(torch.masked_select(self, torch.zeros(3000, { dtype: torch.bool })).shape).toEqual([0]);
+  });
+  native("masked_select: a uint8 mask value other than 0 and 1 gets the TS kernel's error", () => {
+    const self = values([50], torch.float32, 1), mask = torch.ones(50, { dtype: torch.uint8 });
+    mask.set(17, 2);
+    expect(sameError("mask value 2", () => torch.masked_select(self, mask))).toBe("RuntimeError: Mask tensor can take 0 and 1 values only");
+  });
+  native("index_fill_: every dtype, every dim, negative and repeated indices, a 0-d index, strided self", () => {
+    for (const dtype of DTYPES) {
+      const self = values([5, 6, 7], dtype, 15);
+      const value = dtype === torch.bool ? true : dtype.is_floating_point ? -2.5 : 9;
+      for (const dim of [0, 1, 2]) {
+        const n = [5, 6, 7][dim];
+        same(`index_fill_ ${dtype} dim ${dim}`, () => self.clone().index_fill_(dim, torch.tensor([n - 1, -1, 0, 1, 0]), value), "index_fill_stub");
+      }
+      same(`index_fill_ 0-d index ${dtype}`, () => self.clone().index_fill_(1, torch.tensor(-2), value), "index_fill_stub");
+      same(`index_fill_ strided ${dtype}`, () => { const t = self.clone(); t.get(":", "::2").index_fill_(2, torch.tensor([1, 3]), value); return t; }, "index_fill_stub");
+    }
+    same("index_fill_ big slices", () => values([3, 50000], torch.float32, 16).index_fill_(0, torch.tensor([2, 0]), 7), "index_fill_stub");
+  });
+  native("index_fill_: an index out of bounds raises PyTorch's IndexError on both paths", () => {
+    const self = values([4, 5], torch.float32, 1);
+    expect(sameError("index 5", () => self.clone().index_fill_(1, torch.tensor([0, 5]), 1))).toBe("IndexError: index 5 is out of bounds for dimension 1 with size 5");
+    expect(sameError("index -6", () => self.clone().index_fill_(1, torch.tensor([-6]), 1))).toBe("IndexError: index -6 is out of bounds for dimension 1 with size 5");
+  });
+});

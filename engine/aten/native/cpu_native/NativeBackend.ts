@@ -93,6 +93,13 @@ export interface NativeAddon {
   ops2_norm(ord: number, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
   /** tril/triu: meta = [ndim, shape..., out offset, strides..., self offset, strides...]; out may be self. */
   ops2_triangular(upper: boolean, k: number, meta: Float64Array, out: ArrayBufferView, self: ArrayBufferView): boolean;
+  /** take: meta walks index's shape for (out, index: int64); selfMeta = [ndim, sizes..., offset, strides...]; false: an index out of range (nothing written). */
+  ops2_take(meta: Float64Array, out: ArrayBufferView, index: ArrayBufferView, self: ArrayBufferView, selfMeta: Float64Array): boolean;
+  /** masked_select's serial kernel: meta walks the broadcast shape for (self, mask); false: a uint8 mask value other than 0 and 1. */
+  ops2_masked_select(meta: Float64Array, out: ArrayBufferView, outOffset: number, outStride: number, self: ArrayBufferView, mask: ArrayBufferView): boolean;
+  /** index_fill_: meta = the slice's window (self without dim); false: an index out of [-dimSize, dimSize) (nothing written). */
+  ops2_index_fill(meta: Float64Array, self: ArrayBufferView, index: ArrayBufferView, indexOffset: number, indexStride: number, count: number, dimSize: number,
+    dimStride: number, value: ArrayBufferView): boolean;
   // native/cpu/AdvancedIndex.cc (NativeAdvancedIndex.ts): meta over the indexing result for [out, src, indices...]
   // ([value, dst, indices...] for index_put), indexed = [n, then self's indexed dims: size, stride]; false declines
   adv_index(meta: Float64Array, indexed: Float64Array, out: ArrayBufferView, src: ArrayBufferView, ...indices: ArrayBufferView[]): boolean;

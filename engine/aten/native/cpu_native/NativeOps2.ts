@@ -17,6 +17,11 @@
 //     (one group runs on one thread: a full reduction is sequential)
 //   triu_tril_stub (tril, triu): every dtype, any strides, in place; an out= sharing self's storage in
 //     another layout declines (the TS kernel reads everything first)
+//   take_stub: every dtype (copied as bits), any self layout, an int64 index; every index is checked
+//     before a write (one out of range: the TS kernel raises PyTorch's error at it)
+//   masked_select_serial_stub: every dtype, the broadcast self and bool/uint8 mask walked in row-major
+//     order on one thread (the count comes from mask.sum(), as PyTorch takes it)
+//   index_fill_stub: every dtype, any strides, an int64 index (negative from the end), checked first
 // float16/bfloat16 arithmetic (cumsum, arange, linspace) stays in TypeScript.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
@@ -25,7 +30,9 @@ import type { TensorImpl } from "../../../c10/TensorImpl.js";
 import type { Scalar, Tensor } from "../../core/Tensor.js";
 import type { TensorIterator } from "../TensorIterator.js";
 import { where_kernel } from "../join/Where.js";
-import { masked_fill_stub } from "../index/Fill.js";
+import { masked_fill_stub, index_fill_stub } from "../index/Fill.js";
+import { take_stub } from "../index/Take.js";
+import { masked_select_stub } from "../index/MaskedSelect.js";
 import { cumsum_stub, cumprod_stub } from "../reduce3/Scans.js";
 import { arange_stub, linspace_stub } from "../../cpu/RangeFactoriesKernel.js";
 import { norm_stub } from "../reduce3/Norms.js";
@@ -170,8 +177,51 @@ function norm(addon: NativeAddon, result: Tensor, self: Tensor, mask: readonly b
   return addon.ops2_norm(ord, it, ot, meta, typedView(x.storage, x.dtype), typedView(r.storage, r.dtype));
 }
 
+/** [ndim, sizes..., offset, strides...] of a window (strides in elements). */
+function windowMeta(sizes: readonly number[], strides: readonly number[], offset: number): Float64Array {
+  const nd = sizes.length;
+  const meta = new Float64Array(2 + 2 * nd);
+  meta[0] = nd;
+  sizes.forEach((n, d) => (meta[1 + d] = n));
+  meta[1 + nd] = offset;
+  strides.forEach((st, d) => (meta[2 + nd + d] = st));
+  return meta;
+}
+
+/** take: out[k] = self.flatten()[index[k]] (elements copied as bits); the addon checks every index first. */
+function take(addon: NativeAddon, out: Tensor, self: Tensor, index: Tensor): boolean {
+  const o = out._impl, x = self._impl, ix = index._impl;
+  if (ix.numel() < nativeSizePolicy.minNumel || ix.dtype.scalarType !== Long || !nonOverlapping(o)) return false;
+  return addon.ops2_take(walkMeta(ix.sizes(), [o, ix]), typedView(o.storage, o.dtype), typedView(ix.storage, ix.dtype), typedView(x.storage, x.dtype),
+    windowMeta(x.sizes(), x.strides(), x.storage_offset()));
+}
+
+/** masked_select's serial kernel over the broadcast self and mask, into result (its length already the count). */
+function maskedSelect(addon: NativeAddon, result: Tensor, self: Tensor, mask: Tensor): boolean {
+  const r = result._impl, x = self._impl, m = mask._impl;
+  if (x.numel() < nativeSizePolicy.minNumel || m.dtype.itemsize !== 1) return false;
+  return addon.ops2_masked_select(walkMeta(x.sizes(), [x, m]), typedView(r.storage, r.dtype), r.storage_offset(), r.strides()[0],
+    typedView(x.storage, x.dtype), typedView(m.storage, m.dtype));
+}
+
+/** index_fill_: each slice self.select(dim, index[i]) becomes value (converted as the TS kernel converts it). */
+function indexFill(addon: NativeAddon, self: Tensor, dim: number, index: Tensor, value: Scalar): boolean {
+  const s = self._impl, ix = index._impl;
+  if (s.numel() < nativeSizePolicy.minNumel || ix.dtype.scalarType !== Long) return false;
+  const view = typedView(s.storage, s.dtype);
+  const v = oneOf(view);
+  (v as unknown as (number | bigint)[])[0] = s.dtype.scalarType === Long ? BigInt(Math.trunc(Number(value))) : toRaw(s.dtype.scalarType, Number(value));
+  const keep = (_: number, d: number) => d !== dim;
+  const meta = windowMeta(s.sizes().filter(keep), s.strides().filter(keep), s.storage_offset());
+  return addon.ops2_index_fill(meta, view, typedView(ix.storage, ix.dtype), ix.storage_offset(), ix.dim() === 0 ? 0 : ix.strides()[0], ix.numel(),
+    s.sizes()[dim], s.strides()[dim], v);
+}
+
 export function registerOps2Kernels(addon: NativeAddon): void {
   if (typeof addon.ops2_where !== "function") return;
+  take_stub.register("native", (out, self, index) => take(addon, out, self, index));
+  masked_select_stub.register("native", (result, self, mask) => maskedSelect(addon, result, self, mask));
+  index_fill_stub.register("native", (self, dim, index, value) => indexFill(addon, self, dim, index, value));
   where_kernel.register("native", (iter, rt) => where(addon, iter, rt));
   masked_fill_stub.register("native", (self, mask, value) => maskedFill(addon, self, mask, value));
   triu_tril_stub.register("native", (result, self, k, upper) => {

@@ -20,8 +20,10 @@ const REF = "aten/src/ATen/native/cpu/IndexKernel.cpp";
 
 // ---- index_fill_ ----
 
-export const index_fill_stub = new DispatchStub<(self: Tensor, dim: number, index: Float64Array, value: Scalar) => void>("index_fill_stub", REF);
-index_fill_stub.register("ts", (self, dim, index, value) => {
+/** The kernel reads the (int64) index tensor itself; an index out of bounds raises when its turn comes. */
+export const index_fill_stub = new DispatchStub<(self: Tensor, dim: number, index: Tensor, value: Scalar) => void>("index_fill_stub", REF);
+index_fill_stub.register("ts", (self, dim, indexTensor, value) => {
+  const index = indexValues(indexTensor);
   const e = elements(self);
   const size = self.size(dim);
   const rest = [...self._impl.sizes()];
@@ -57,7 +59,7 @@ export function index_fill_(self: Tensor, dimArg: number, index: Tensor, source:
   const dim = maybe_wrap_dim(dimArg, target.dim());
   if (index.dim() > 1) throw new RuntimeError("Index has to be a vector/scalar");
   if (!hasData(self)) return self;
-  index_fill_stub.call(self.device.type, target, dim, indexValues(index), source);
+  index_fill_stub.call(self.device.type, target, dim, index, source);
   return self;
 }
 

@@ -10,6 +10,8 @@ import { resize_output } from "../Resize.js";
 import { DispatchStub } from "../DispatchStub.js";
 import { assert_no_internal_overlap } from "../MemoryOverlap.js";
 import { empty_memory_format } from "../../../generated/empty.js";
+import { sum_default } from "../../../generated/sum.js";
+import { item_default } from "../../../generated/item.js";
 import { assert_no_overlap, elements, forEachIndex, offsetAt, rawView, restride } from "./common.js";
 
 const REF = "aten/src/ATen/native/cpu/IndexKernel.cpp";
@@ -46,9 +48,8 @@ export function masked_select_out_cpu(self: Tensor, mask: Tensor, result: Tensor
   // expand_outplace(mask, self)
   const shape = infer_size(mask._impl.sizes(), self._impl.sizes());
   const bMask = broadcastTo(mask, shape), bSelf = broadcastTo(self, shape);
-  let numel = 0;
-  const m = elements(bMask);
-  forEachIndex(shape, (idx) => m.get(offsetAt(bMask, idx)) && numel++);
+  // int64_t numel = _mask->sum().item().toLong(), as PyTorch counts (through the dispatcher: the trace shows it)
+  const numel = Number(item_default.call(sum_default.call(bMask, null)));
   resize_output(result, [numel]);
   if (numel === 0) return result;
   masked_select_stub.call(self.device.type, result, bSelf, bMask);

@@ -13,8 +13,10 @@ import { assert_no_overlap, forEachIndex, indexValues, isLong, offsetAt, rawView
 
 const REF = "aten/src/ATen/native/cpu/IndexKernel.cpp";
 
-export const take_stub = new DispatchStub<(out: Tensor, self: Tensor, index: Float64Array) => void>("take_stub", REF);
-take_stub.register("ts", (out, self, index) => {
+/** The kernel reads the (int64) index tensor itself; an index out of range raises at that element. */
+export const take_stub = new DispatchStub<(out: Tensor, self: Tensor, index: Tensor) => void>("take_stub", REF);
+take_stub.register("ts", (out, self, indexTensor) => {
+  const index = indexValues(indexTensor);
   const dst = rawView(out), src = rawView(self);
   const numel = self.numel();
   let k = 0;
@@ -39,7 +41,7 @@ export function take_out(self: Tensor, index: Tensor, out: Tensor): Tensor {
   assert_no_overlap(out, self);
   resize_output(out, index._impl.sizes()); // TensorIterator resizes out to index's shape
   if (index.numel() === 0) return out;
-  take_stub.call(self.device.type, out, self, indexValues(index));
+  take_stub.call(self.device.type, out, self, index);
   return out;
 }
 
