@@ -21,6 +21,7 @@
 #include "NN.h"
 #include "Pointwise.h"
 #include "Random.h"
+#include "Sorting.h"
 #include "ThreadPool.h"
 #include "cpu_features.h"
 #include "kernels.h"
@@ -160,6 +161,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitBmm(env, exports);
   InitOps2(env, exports);
   InitAdvancedIndex(env, exports);
+  InitSorting(env, exports);
   return exports;
 }
 

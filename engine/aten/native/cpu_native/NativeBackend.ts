@@ -93,6 +93,10 @@ export interface NativeAddon {
   ops2_norm(ord: number, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
   /** tril/triu: meta = [ndim, shape..., out offset, strides..., self offset, strides...]; out may be self. */
   ops2_triangular(upper: boolean, k: number, meta: Float64Array, out: ArrayBufferView, self: ArrayBufferView): boolean;
+  /** native/cpu/Sorting.cc: each lane of self along meta's dim, sorted (stable, NaN largest) into values and its positions into indices. */
+  sort_lanes(dtype: number, descending: boolean, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
+  /** native/cpu/Sorting.cc: TopKImpl.h's loop on each lane (values and indices have k entries along dim). */
+  topk_lanes(dtype: number, k: number, largest: boolean, sorted: boolean, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
   /** take: meta walks index's shape for (out, index: int64); selfMeta = [ndim, sizes..., offset, strides...]; false: an index out of range (nothing written). */
   ops2_take(meta: Float64Array, out: ArrayBufferView, index: ArrayBufferView, self: ArrayBufferView, selfMeta: Float64Array): boolean;
   /** masked_select's serial kernel: meta walks the broadcast shape for (self, mask); false: a uint8 mask value other than 0 and 1. */

@@ -25,6 +25,7 @@ import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
 import { registerOps2Kernels } from "./NativeOps2.js";
 import { registerAdvancedIndexKernels } from "./NativeAdvancedIndex.js";
+import { registerSortingKernels } from "./NativeSorting.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -138,6 +139,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerBmmKernels(addon);
   registerOps2Kernels(addon);
   registerAdvancedIndexKernels(addon);
+  registerSortingKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

@@ -15,6 +15,7 @@ import { infer_dense_strides, is_non_overlapping_and_dense } from "../shape/Memo
 import { dimMask, gather, writeAll, type Value } from "../reduce/ReduceUtils.js";
 import { sort_stable, sort_values_stable } from "../../../generated/sort.js";
 import { hasData, type StructuredMode } from "./common.js";
+import { DispatchStub } from "../DispatchStub.js";
 
 export type ValuesIndices = [Tensor, Tensor] & { values: Tensor; indices: Tensor };
 const namedTuple = (pair: [Tensor, Tensor]): ValuesIndices => Object.assign(pair, { values: pair[0], indices: pair[1] }) as ValuesIndices;
@@ -38,17 +39,14 @@ function less(a: Value, b: Value): boolean {
   return a < b;
 }
 
-export function sort_stable_out(
-  self: Tensor, _stable: boolean | null, dim: number, descending: boolean,
-  values: Tensor | null, indicesArg: Tensor | null | StructuredMode, modeArg: StructuredMode = "out",
-): ValuesIndices {
-  const [indices, mode] = outsAndMode(indicesArg, modeArg);
+/**
+ * sort_stub (cpu/SortingKernel.cpp): each lane of self along dim d sorted into values, its positions into
+ * indices (both already self's size). Stable, NaN largest: the TS kernel is Array.prototype.sort with
+ * the position as the last key.
+ */
+export const sort_stub = new DispatchStub<(values: Tensor, indices: Tensor, self: Tensor, d: number, descending: boolean) => void>("sort_stub", "aten/src/ATen/native/cpu/SortingKernel.cpp");
+sort_stub.register("ts", (values, indices, self, d, descending) => {
   const sizes = self._impl.sizes();
-  const d = maybe_wrap_dim(dim, sizes.length);
-  const strides = is_non_overlapping_and_dense(self._impl) ? [...self._impl.strides()] : infer_dense_strides(sizes, self._impl.strides());
-  const v = output(self, strides, self.dtype, values, mode);
-  const i = output(self, strides, int64, indices, mode);
-  if (!hasData(v) || self.numel() === 0) return namedTuple([v, i]);
   const nd = sizes.length;
   const groups = gather(self, dimMask(nd === 0 ? [] : [d], nd));
   const size = nd === 0 ? 1 : sizes[d];
@@ -71,8 +69,22 @@ export function sort_stable_out(
       outI[lin] = BigInt(src);
     });
   });
-  writeAll(v, outV);
-  writeAll(i, outI);
+  writeAll(values, outV);
+  writeAll(indices, outI);
+});
+
+export function sort_stable_out(
+  self: Tensor, _stable: boolean | null, dim: number, descending: boolean,
+  values: Tensor | null, indicesArg: Tensor | null | StructuredMode, modeArg: StructuredMode = "out",
+): ValuesIndices {
+  const [indices, mode] = outsAndMode(indicesArg, modeArg);
+  const sizes = self._impl.sizes();
+  const d = maybe_wrap_dim(dim, sizes.length);
+  const strides = is_non_overlapping_and_dense(self._impl) ? [...self._impl.strides()] : infer_dense_strides(sizes, self._impl.strides());
+  const v = output(self, strides, self.dtype, values, mode);
+  const i = output(self, strides, int64, indices, mode);
+  if (!hasData(v) || self.numel() === 0) return namedTuple([v, i]);
+  sort_stub.call(self.device.type, v, i, self, d, descending);
   return namedTuple([v, i]);
 }
 

@@ -1,0 +1,50 @@
+// The native sort and topk (native/cpu/Sorting.cc), registered into sort_stub (join/Sort.ts) and
+// topk_stub (reduce3/TopK.ts). Both walk self's lanes along dim with every operand's own strides.
+//
+// Covered: sort on uint8, int8, int16, int32, int64, bool, float16, bfloat16, float32, float64 (a stable
+// LSD radix sort on order-preserving keys: the one order PyTorch's stable CPU sort gives, NaN largest,
+// -0 equal to 0); topk on uint8, int8, int16, int32, int64, float32, float64 (TopKImpl.h's libstdc++
+// partial_sort / nth_element / sort calls, so ties and the unsorted order are PyTorch's). 0-d self and
+// the other dtypes run the TS kernels.
+
+import { ScalarType } from "../../../c10/ScalarType.js";
+import { typedView } from "../../../c10/ElementAccess.js";
+import type { TensorImpl } from "../../../c10/TensorImpl.js";
+import type { Tensor } from "../../core/Tensor.js";
+import { sort_stub } from "../join/Sort.js";
+import { topk_stub } from "../reduce3/TopK.js";
+import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
+
+const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
+const SORTED = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16]);
+const TOPK = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double]);
+
+/** [ndim, self's sizes..., dim, then values, indices, self: offset, strides...] */
+function laneMeta(self: TensorImpl, d: number, operands: readonly TensorImpl[]): Float64Array {
+  const sizes = self.sizes(), nd = sizes.length;
+  const meta = new Float64Array(2 + nd + operands.length * (1 + nd));
+  meta[0] = nd;
+  sizes.forEach((n, k) => (meta[1 + k] = n));
+  meta[1 + nd] = d;
+  operands.forEach((t, k) => {
+    const at = 2 + nd + k * (1 + nd);
+    meta[at] = t.storage_offset();
+    t.strides().forEach((st, j) => (meta[at + 1 + j] = st));
+  });
+  return meta;
+}
+
+export function registerSortingKernels(addon: NativeAddon): void {
+  if (typeof addon.sort_lanes !== "function") return;
+  sort_stub.register("native", (values: Tensor, indices: Tensor, self: Tensor, d: number, descending: boolean) => {
+    const x = self._impl, v = values._impl, i = indices._impl, t = x.dtype.scalarType;
+    if (x.dim() === 0 || !SORTED.has(t) || x.numel() < nativeSizePolicy.minNumel || v.dtype.scalarType !== t || i.dtype.scalarType !== Long) return false;
+    return addon.sort_lanes(t, descending, laneMeta(x, d, [v, i, x]), typedView(v.storage, v.dtype), typedView(i.storage, i.dtype), typedView(x.storage, x.dtype));
+  });
+  topk_stub.register("native", (values: Tensor, indices: Tensor, self: Tensor, k: number, d: number, largest: boolean, sorted: boolean) => {
+    const x = self._impl, v = values._impl, i = indices._impl, t = x.dtype.scalarType;
+    if (x.dim() === 0 || !TOPK.has(t) || x.numel() < nativeSizePolicy.minNumel || v.dtype.scalarType !== t || i.dtype.scalarType !== Long) return false;
+    // (values and indices have self's rank; their strides along d step through k entries)
+    return addon.topk_lanes(t, k, largest, sorted, laneMeta(x, d, [v, i, x]), typedView(v.storage, v.dtype), typedView(i.storage, i.dtype), typedView(x.storage, x.dtype));
+  });
+}

@@ -1,0 +1,105 @@
+// The native sort and topk (native/cpu/Sorting.cc via NativeSorting.ts) against the TypeScript kernels:
+// the same values and indices bit for bit (sort: the one stable order, NaN largest, -0 equal to 0;
+// topk: libstdc++'s partial_sort / nth_element / sort, whose tie order the TS kernel reproduces), on 1
+// and 2 threads, every layout. The PyTorch fixtures of sort and topk run on both paths through the
+// ts-kernels project.
+import { describe, expect, afterEach } from "vitest";
+import * as torch from "../../../engine/index.js";
+import { nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { kernelsRan, nativeIt as native, restoreNativeDefaults, underTs } from "../../support/native_paths.js";
+
+nativeSizePolicy.minNumel = 0;
+afterEach(restoreNativeDefaults);
+
+const SORT_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.bool, torch.float16, torch.bfloat16, torch.float32, torch.float64];
+const TOPK_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float32, torch.float64];
+
+function bits(t: torch.Tensor): string {
+  const v = (t.contiguous().flatten().tolist() as unknown[]).map((x) => (Object.is(x, -0) ? "-0" : String(x)));
+  return JSON.stringify({ shape: t.shape, stride: t.stride(), v });
+}
+
+/** Values with many ties (a few distinct values), and for floats NaN, -0, 0, +-inf among them. */
+function values(shape: number[], dtype: torch.dtype, seed: number, distinct = 7): torch.Tensor {
+  torch.manual_seed(seed);
+  if (dtype === torch.bool) return torch.rand(shape).gt(0.5);
+  const x = torch.randint(-distinct, distinct, shape).to(torch.float64);
+  if (dtype.is_floating_point) {
+    const flat = x.view(-1);
+    const n = flat.numel();
+    for (const [k, v] of [[0, NaN], [1, -0], [2, 0], [3, Infinity], [4, -Infinity], [5, NaN], [6, 0.5], [7, -0]] as const) if (k * 3 < n) flat.set(k * 3, v);
+    return x.to(dtype);
+  }
+  return (dtype === torch.uint8 ? x.abs() : x.mul(dtype === torch.int8 ? 1 : 1000)).to(dtype);
+}
+
+/** f's [values, indices] on the native kernels (1 and 2 threads) equal the TS kernels', and `stub` ran natively. */
+function same(what: string, f: () => [torch.Tensor, torch.Tensor], stub: string): void {
+  const [wv, wi] = underTs(f);
+  const want = bits(wv) + bits(wi);
+  for (const threads of [1, 2]) {
+    torch.set_num_threads(threads);
+    expect(kernelsRan(f), what).toContain(`${stub}:native`);
+    const [v, i] = f();
+    expect(bits(v) + bits(i), `${what} (${threads} threads)`).toBe(want);
+  }
+}
+
+describe("sort", () => {
+  native("every dtype, every dim, ascending and descending, ties, NaN/-0/inf, short and long lanes", () => {
+    for (const dtype of SORT_DTYPES) {
+      for (const shape of [[5, 40, 3], [2, 300]]) {
+        const x = values(shape, dtype, 1);
+        for (let dim = 0; dim < shape.length; dim++)
+          for (const descending of [false, true]) same(`sort ${dtype} [${shape}] dim ${dim} desc ${descending}`, () => torch.sort(x, dim, descending) as any, "sort_stub");
+      }
+    }
+  });
+  native("transposed and strided self, stable=True, argsort, out= into self itself, many lanes over the threads", () => {
+    const x = values([60, 70], torch.float32, 2, 1000);
+    same("transposed", () => torch.sort(x.t(), 1) as any, "sort_stub");
+    same("strided", () => torch.sort(x.get("::2", "1::3"), 0, true) as any, "sort_stub");
+    same("stable", () => torch.sort(x, { dim: 0, stable: true }) as any, "sort_stub");
+    same("argsort", () => [x, torch.argsort(x, 1, true)], "sort_stub");
+    same("out= values aliasing self", () => {
+      const self = x.clone(), idx = torch.empty(0, { dtype: torch.int64 });
+      torch.sort(self, 1, false, { out: [self, idx] } as any);
+      return [self, idx];
+    }, "sort_stub");
+    const many = values([2000, 40], torch.float64, 3);
+    same("2000 lanes", () => torch.sort(many, 1) as any, "sort_stub");
+    const long = values([100000], torch.int64, 4, 100000);
+    same("one lane of 1e5 int64 (radix, every digit)", () => torch.sort(long) as any, "sort_stub");
+    const wide = torch.randn(50000).mul(1e30);
+    same("float32 across the exponent range", () => torch.sort(wide, 0, true) as any, "sort_stub");
+  });
+  native("0-d self and empty tensors run without the native kernel's walk", () => {
+    expect(kernelsRan(() => torch.sort(torch.tensor(3.5)))).toEqual(["sort_stub:ts"]);
+    expect(torch.sort(torch.empty(0, 3), 1)[0].shape).toEqual([0, 3]);
+  });
+});
+
+describe("topk", () => {
+  native("every dtype, largest/smallest, sorted/unsorted, both libstdc++ paths (k * 64 <= n and not), ties and NaN", () => {
+    for (const dtype of TOPK_DTYPES) {
+      const x = values([4, 700], dtype, 5);
+      for (const k of [1, 5, 10, 11, 300, 700])
+        for (const largest of [true, false])
+          for (const sorted of [true, false]) same(`topk ${dtype} k ${k} largest ${largest} sorted ${sorted}`, () => torch.topk(x, k, 1, largest, sorted) as any, "topk_stub");
+      same(`topk ${dtype} dim 0`, () => torch.topk(x, 3, 0) as any, "topk_stub");
+    }
+  });
+  native("strided and transposed self, out=, many lanes over the threads", () => {
+    const x = values([300, 200], torch.float32, 6, 50);
+    same("transposed", () => torch.topk(x.t(), 7, 1) as any, "topk_stub");
+    same("strided", () => torch.topk(x.get("::3", "1::2"), 4, 0, false) as any, "topk_stub");
+    same("out=", () => {
+      const v = torch.empty(0), i = torch.empty(0, { dtype: torch.int64 });
+      torch.topk(x, 9, { out: [v, i] } as any);
+      return [v, i];
+    }, "topk_stub");
+  });
+  native("float16 and bool keep the TS kernel's error", () => {
+    expect(() => torch.topk(torch.ones(5, { dtype: torch.float16 }), 2)).toThrow(/"topk_cpu" not implemented for 'Half'/);
+  });
+});
