@@ -28,7 +28,7 @@ function tensorOf(like: Tensor, sizes: readonly number[], dt: typeof int64, vals
 /**
  * unique_cpu_template: the distinct values in std::unordered_set order (sorted=False), or that order
  * std::sorted; the inverse maps each element to its value's position (a NaN finds no entry in PyTorch's
- * map, and 1.13 reads 0 there, as here); counts tally the inverse.
+ * map, and 1.13 reads 0 there, as here); counts come from a second map the same way (a NaN's count is 0).
  */
 function uniqueFlat(self: Tensor, sorted: boolean, returnInverse: boolean, returnCounts: boolean): Triple {
   if (self.dtype.scalarType === ScalarType.Half) throw notImplementedFor("unique", ScalarType.Half);
@@ -44,8 +44,10 @@ function uniqueFlat(self: Tensor, sorted: boolean, returnInverse: boolean, retur
   const where = new Map<string, number>();
   distinct.forEach((v, i) => { if (!isNaNValue(v)) where.set(key(v), i); });
   const inverse = xs.map((v) => BigInt(isNaNValue(v) ? 0 : where.get(key(v)) ?? 0));
+  // counts_map: each element adds one to its value's entry, a NaN to an entry of its own that no output
+  // reads (so a NaN output counts 0, and the output that the NaN's inverse names gets nothing from it)
   const counts = new Array<bigint>(distinct.length).fill(0n);
-  for (const i of inverse) counts[Number(i)] += 1n;
+  xs.forEach((v, k) => { if (!isNaNValue(v)) counts[Number(inverse[k])] += 1n; });
   return [output, tensorOf(self, self._impl.sizes(), int64, inverse), returnCounts ? tensorOf(self, [distinct.length], int64, counts) : emptyLike(self, [0], int64)];
 }
 
