@@ -22,6 +22,7 @@
 #include "Pointwise.h"
 #include "Random.h"
 #include "Sorting.h"
+#include "Unique.h"
 #include "ThreadPool.h"
 #include "cpu_features.h"
 #include "kernels.h"
@@ -162,6 +163,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitOps2(env, exports);
   InitAdvancedIndex(env, exports);
   InitSorting(env, exports);
+  InitUnique(env, exports);
   return exports;
 }
 

@@ -103,3 +103,30 @@ describe("topk", () => {
     expect(() => torch.topk(torch.ones(5, { dtype: torch.float16 }), 2)).toThrow(/"topk_cpu" not implemented for 'Half'/);
   });
 });
+
+describe("unique (no dim)", () => {
+  const DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float32, torch.float64];
+  /** [output, inverse, counts] of torch.unique on both paths, as bits. */
+  function sameUnique(what: string, f: () => torch.Tensor[]): void {
+    const want = underTs(f).map(bits).join("");
+    expect(kernelsRan(f), what).toContain("unique_cpu_template:native");
+    expect(f().map(bits).join(""), what).toBe(want);
+  }
+  native("every dtype, sorted and unsorted (the std::unordered_set's order), inverse and counts, NaN and -0, 2-d input", () => {
+    for (const dtype of DTYPES) {
+      const x = values([30, 20], dtype, 7, 40);
+      for (const sorted of [true, false]) {
+        sameUnique(`${dtype} sorted ${sorted}`, () => [torch.unique(x, { sorted })]);
+        sameUnique(`${dtype} sorted ${sorted} inverse counts`, () => torch.unique(x, { sorted, return_inverse: true, return_counts: true }) as any);
+        sameUnique(`${dtype} sorted ${sorted} counts only`, () => torch.unique(x, { sorted, return_counts: true }) as any);
+      }
+    }
+    const many = torch.randn(20000);
+    sameUnique("20000 distinct floats (rehashes)", () => torch.unique(many, { sorted: false, return_inverse: true }) as any);
+  });
+  native("non-contiguous self, bool and bfloat16 run the TS kernel", () => {
+    const x = values([10, 12], torch.float32, 8);
+    expect(kernelsRan(() => torch.unique(x.t()))).toEqual(["unique_cpu_template:ts"]);
+    expect(kernelsRan(() => torch.unique(torch.ones(40, { dtype: torch.bool })))).toEqual(["unique_cpu_template:ts"]);
+  });
+});

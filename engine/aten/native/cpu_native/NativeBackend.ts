@@ -97,6 +97,8 @@ export interface NativeAddon {
   sort_lanes(dtype: number, descending: boolean, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
   /** native/cpu/Sorting.cc: TopKImpl.h's loop on each lane (values and indices have k entries along dim). */
   topk_lanes(dtype: number, k: number, largest: boolean, sorted: boolean, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
+  /** native/cpu/Unique.cc: the k distinct values of self's n contiguous elements into values (then inverse, counts); k, or -1 for a dtype it does not take. */
+  unique_values(dtype: number, self: ArrayBufferView, offset: number, n: number, sorted: boolean, values: ArrayBufferView, inverse: BigInt64Array | null, counts: BigInt64Array | null): number;
   /** take: meta walks index's shape for (out, index: int64); selfMeta = [ndim, sizes..., offset, strides...]; false: an index out of range (nothing written). */
   ops2_take(meta: Float64Array, out: ArrayBufferView, index: ArrayBufferView, self: ArrayBufferView, selfMeta: Float64Array): boolean;
   /** masked_select's serial kernel: meta walks the broadcast shape for (self, mask); false: a uint8 mask value other than 0 and 1. */

@@ -25,7 +25,7 @@ import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
 import { registerOps2Kernels } from "./NativeOps2.js";
 import { registerAdvancedIndexKernels } from "./NativeAdvancedIndex.js";
-import { registerSortingKernels } from "./NativeSorting.js";
+import { registerSortingKernels, registerUniqueKernel } from "./NativeSorting.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -140,6 +140,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerOps2Kernels(addon);
   registerAdvancedIndexKernels(addon);
   registerSortingKernels(addon);
+  registerUniqueKernel(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

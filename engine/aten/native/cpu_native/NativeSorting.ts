@@ -5,14 +5,17 @@
 // LSD radix sort on order-preserving keys: the one order PyTorch's stable CPU sort gives, NaN largest,
 // -0 equal to 0); topk on uint8, int8, int16, int32, int64, float32, float64 (TopKImpl.h's libstdc++
 // partial_sort / nth_element / sort calls, so ties and the unsorted order are PyTorch's). 0-d self and
-// the other dtypes run the TS kernels.
+// the other dtypes run the TS kernels. unique (no dim): uint8, int8, int16, int32, int64, float32,
+// float64 on a contiguous self (Unique.cc: PyTorch 1.13's std::unordered_set / std::sort / maps).
 
-import { ScalarType } from "../../../c10/ScalarType.js";
+import { ScalarType, int64 } from "../../../c10/ScalarType.js";
 import { typedView } from "../../../c10/ElementAccess.js";
 import type { TensorImpl } from "../../../c10/TensorImpl.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { sort_stub } from "../join/Sort.js";
 import { topk_stub } from "../reduce3/TopK.js";
+import { unique_stub, type UniqueResult } from "../reduce3/Unique.js";
+import { emptyLike } from "../reduce3/common.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -46,5 +49,28 @@ export function registerSortingKernels(addon: NativeAddon): void {
     if (x.dim() === 0 || !TOPK.has(t) || x.numel() < nativeSizePolicy.minNumel || v.dtype.scalarType !== t || i.dtype.scalarType !== Long) return false;
     // (values and indices have self's rank; their strides along d step through k entries)
     return addon.topk_lanes(t, k, largest, sorted, laneMeta(x, d, [v, i, x]), typedView(v.storage, v.dtype), typedView(i.storage, i.dtype), typedView(x.storage, x.dtype));
+  });
+}
+
+const UNIQUE = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double]);
+
+/** torch.unique without dim (native/cpu/Unique.cc: unique_cpu_template's own std containers) on a contiguous self. */
+export function registerUniqueKernel(addon: NativeAddon): void {
+  if (typeof addon.unique_values !== "function") return;
+  unique_stub.register("native", (self: Tensor, sorted: boolean, returnInverse: boolean, returnCounts: boolean, result: UniqueResult) => {
+    const x = self._impl, t = x.dtype.scalarType, n = x.numel();
+    if (!UNIQUE.has(t) || !x.is_contiguous() || n < nativeSizePolicy.minNumel) return false;
+    const view = typedView(x.storage, x.dtype);
+    const values = new (view.constructor as new (n: number) => typeof view)(n);
+    const inverse = returnInverse || returnCounts ? emptyLike(self, x.sizes(), int64) : emptyLike(self, [0], int64);
+    const counts = returnCounts ? new BigInt64Array(n) : null;
+    const inv = returnInverse || returnCounts ? (typedView(inverse._impl.storage, inverse._impl.dtype) as BigInt64Array) : null;
+    const k = addon.unique_values(t, view, x.storage_offset(), n, sorted, values, inv, counts);
+    if (k < 0) return false;
+    const output = emptyLike(self, [k], self.dtype);
+    (typedView(output._impl.storage, output._impl.dtype) as typeof view).set(values.subarray(0, k) as never);
+    const countsT = emptyLike(self, [returnCounts ? k : 0], int64);
+    if (counts !== null) (typedView(countsT._impl.storage, countsT._impl.dtype) as BigInt64Array).set(counts.subarray(0, k));
+    result.out = [output, inverse, countsT];
   });
 }

@@ -113,12 +113,13 @@ export function unorderedSetOrder(values: readonly Value[], st: ScalarType): Val
     }
   };
   const seen = new Set<string>();
+  let size = 0; // the set's element count (every NaN is one: the keys of two NaNs are one string in `seen`)
   for (const v of values) {
     const h = stdHash(v, st);
     const key = `${h}:${v === 0 ? 0 : v}`; // found when the hash and the value (==) match; NaN never does
     if (!isNaNValue(v) && seen.has(key)) continue;
     seen.add(key);
-    const grow = policy.needRehash(nBkt, seen.size - 1, 1);
+    const grow = policy.needRehash(nBkt, size++, 1);
     if (grow) {
       // _M_rehash_aux: walk the list, each node to the front of its new bucket (or of the list)
       let p = beforeBegin.next;

@@ -14,6 +14,7 @@ import { emptyLike, hasData, isNaNValue, notImplementedFor, type Value } from ".
 import { rawWindow } from "../join/common.js";
 import { unorderedSetOrder, stdHash } from "./HashSet.js";
 import { stdSort } from "../../../c10/util/StdAlgorithms.js";
+import { DispatchStub } from "../DispatchStub.js";
 
 type Triple = [Tensor, Tensor, Tensor];
 const flat = (t: Tensor): Value[] => (t.numel() === 0 ? [] : gather(t, dimMask(null, t.dim()))[0]);
@@ -32,6 +33,24 @@ function tensorOf(like: Tensor, sizes: readonly number[], dt: typeof int64, vals
  */
 function uniqueFlat(self: Tensor, sorted: boolean, returnInverse: boolean, returnCounts: boolean): Triple {
   if (self.dtype.scalarType === ScalarType.Half) throw notImplementedFor("unique", ScalarType.Half);
+  const result: UniqueResult = { out: null };
+  unique_stub.call(self.device.type, self, sorted, returnInverse, returnCounts, result);
+  return result.out!;
+}
+
+/** Where a unique kernel puts its (output, inverse, counts): their sizes depend on the data. */
+export interface UniqueResult {
+  out: Triple | null;
+}
+
+/** unique_cpu_template as a DispatchStub (PyTorch calls the template directly; here a native kernel may take it). */
+export const unique_stub = new DispatchStub<(self: Tensor, sorted: boolean, returnInverse: boolean, returnCounts: boolean, result: UniqueResult) => void>(
+  "unique_cpu_template", "aten/src/ATen/native/Unique.cpp");
+unique_stub.register("ts", (self, sorted, returnInverse, returnCounts, result) => {
+  result.out = uniqueFlatTs(self, sorted, returnInverse, returnCounts);
+});
+
+function uniqueFlatTs(self: Tensor, sorted: boolean, returnInverse: boolean, returnCounts: boolean): Triple {
   const xs = flat(self);
   const distinct = unorderedSetOrder(xs, self.dtype.scalarType);
   if (sorted) stdSort(distinct, 0, distinct.length, less);
