@@ -239,6 +239,33 @@ Napi::Value LayerNorm(const Napi::CallbackInfo& info) {
   return a.ok ? Napi::Value(Napi::Boolean::New(info.Env(), true)) : info.Env().Undefined();
 }
 
+// group_norm(dtype, X, xOffset, gamma|null, gammaOffset, beta|null, betaOffset, N, C, HxW, G, eps, Y, yOffset,
+//            mean: Float64Array, rstd: Float64Array): X and Y contiguous (N, C, HxW); mean and rstd per (n, g)
+Napi::Value GroupNorm(const Napi::CallbackInfo& info) {
+  Args a(info);
+  const int64_t dtype = a.i64(0), N = a.i64(7), C = a.i64(8), HxW = a.i64(9), G = a.i64(10);
+  const double eps = a.f64(11);
+  if (!a.ok || G <= 0 || C % G != 0) return info.Env().Undefined();
+  auto run = [&](auto tag, const auto& k) {
+    using T = decltype(tag);
+    const T* x = a.ptr<T>(1, a.i64(2), N * C * HxW);
+    const T* gamma = a.is_null(3) ? nullptr : a.ptr<T>(3, a.i64(4), C);
+    const T* beta = a.is_null(5) ? nullptr : a.ptr<T>(5, a.i64(6), C);
+    T* y = a.ptr<T>(12, a.i64(13), N * C * HxW);
+    double* mean = a.ptr<double>(14, 0, N * G);
+    double* rstd = a.ptr<double>(15, 0, N * G);
+    if (!a.ok) return;
+    const int64_t inner = (C / G) * HxW;
+    parallel_for(0, N * G, at_least_1(GRAIN_SIZE / at_least_1(inner)), [&](int64_t b, int64_t e) {
+      k.group_norm(x, gamma, beta, y, b, e - b, G, C / G, HxW, eps, mean + b, rstd + b);
+    });
+  };
+  if (dtype == kFloat) run(float(), nn().f32);
+  else if (dtype == kDouble) run(double(), nn().f64);
+  else return Napi::Boolean::New(info.Env(), false);
+  return a.ok ? Napi::Value(Napi::Boolean::New(info.Env(), true)) : info.Env().Undefined();
+}
+
 // batch_norm_stats(dtype, X, xOffset, N, C, image, mean: Float64Array, varSum: Float64Array): per channel
 Napi::Value BatchNormStats(const Napi::CallbackInfo& info) {
   Args a(info);
@@ -479,6 +506,7 @@ void InitNN(Napi::Env env, Napi::Object exports) {
   exports.Set("nn_softmax", Napi::Function::New(env, Softmax));
   exports.Set("nn_softmax_backward", Napi::Function::New(env, SoftmaxBackward));
   exports.Set("nn_layer_norm", Napi::Function::New(env, LayerNorm));
+  exports.Set("nn_group_norm", Napi::Function::New(env, GroupNorm));
   exports.Set("nn_batch_norm_stats", Napi::Function::New(env, BatchNormStats));
   exports.Set("nn_batch_norm_apply", Napi::Function::New(env, BatchNormApply));
   exports.Set("nn_max_pool2d", Napi::Function::New(env, MaxPool2d));

@@ -178,6 +178,33 @@ native("softmax and log_softmax", () => {
   });
 });
 
+native("group norm", () => {
+  // [N, C, *] with G groups: rows of D * HxW (tails of the 8-lane moments), 1 and many groups, no spatial dims
+  const cases: [number[], number][] = [[[2, 6, 5], 3], [[3, 8, 4, 4], 2], [[2, 4], 4], [[4, 16, 7, 9], 8], [[2, 32, 33], 1]];
+  for (const dt of [torch.float32, torch.float64]) {
+    for (const [shape, G] of cases) {
+      it(`${dt} ${JSON.stringify(shape)} in ${G} groups, with and without weight / bias`, () => {
+        const x = randn(shape, dt, shape.reduce((a, b) => a + b) + G);
+        const w = randn([shape[1]], dt, 7, 1), b = randn([shape[1]], dt, 8, 1);
+        // moments in double over 8 lanes (the TypeScript kernel sums in order) then rounded to T
+        const tol = dt === torch.float32 ? { rtol: 3e-7, atol: 1e-7 } : { rtol: 1e-13, atol: 1e-14 };
+        const F = torch.nn.functional;
+        const f = () => [
+          ...(torch.native_group_norm(x, w, b, shape[0], shape[1], shape.slice(2).reduce((a, c) => a * c, 1), G, 1e-5) as torch.Tensor[]),
+          F.group_norm(x, G, null, null, 1e-5),
+          F.group_norm(x, G, w, null, 1e-3),
+          F.group_norm(x, G, null, b, 0),
+        ];
+        compare(f, ["GroupNormKernel"], tol);
+      });
+    }
+  }
+  it("a non-contiguous input (spatial dims transposed) gives the TS kernel's values", () => {
+    const x = randn([2, 4, 3, 5], torch.float32, 1).transpose(2, 3);
+    compare(() => [torch.nn.functional.group_norm(x, 2)], ["GroupNormKernel"], { rtol: 3e-7, atol: 1e-7 });
+  });
+});
+
 native("layer norm", () => {
   // ... [300, 129]: rows and columns both split between 2 threads, 16 full 8-lane blocks and a tail of 1
   const cases: [number[], number[]][] = [[[4, 7], [7]], [[3, 5, 33], [33]], [[2, 3, 4], [3, 4]], [[6, 1], [1]], [[2, 300], [300]], [[300, 129], [129]]];

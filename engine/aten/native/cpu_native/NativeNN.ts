@@ -14,7 +14,7 @@ import { ScalarType } from "../../../c10/ScalarType.js";
 import { typedView, type TypedView } from "../../../c10/ElementAccess.js";
 import type { Tensor } from "../../core/Tensor.js";
 import * as SM from "../activation/SoftMaxKernel.js";
-import { LayerNormKernel, batch_norm_cpu_collect_stats_stub, batch_norm_cpu_stub } from "../normalization/NormKernels.js";
+import { LayerNormKernel, GroupNormKernel, batch_norm_cpu_collect_stats_stub, batch_norm_cpu_stub } from "../normalization/NormKernels.js";
 import { max_pool2d_kernel, avg_pool2d_kernel, adaptive_avg_pool2d_kernel, type Window2d } from "../pooling/PoolKernels.js";
 import { LayerNormBackwardKernel, batch_norm_cpu_backward_stub } from "../normalization/NormBackward.js";
 import { max_pool2d_backward_kernel, avg_pool2d_backward_kernel, adaptive_avg_pool2d_backward_kernel } from "../pooling/PoolBackward.js";
@@ -35,6 +35,10 @@ export interface NativeNNAddon {
   nn_layer_norm(
     dtype: number, x: TypedView, xOffset: number, gamma: TypedView | null, gammaOffset: number, beta: TypedView | null, betaOffset: number,
     M: number, N: number, eps: number, y: TypedView, yOffset: number, mean: Float64Array, rstd: Float64Array,
+  ): boolean;
+  nn_group_norm(
+    dtype: number, x: TypedView, xOffset: number, gamma: TypedView | null, gammaOffset: number, beta: TypedView | null, betaOffset: number,
+    N: number, C: number, HxW: number, G: number, eps: number, y: TypedView, yOffset: number, mean: Float64Array, rstd: Float64Array,
   ): boolean;
   nn_batch_norm_stats(dtype: number, x: TypedView, xOffset: number, N: number, C: number, image: number, mean: Float64Array, varSum: Float64Array): boolean;
   nn_batch_norm_apply(dtype: number, x: TypedView, xOffset: number, y: TypedView, yOffset: number, N: number, C: number, image: number, alpha: Float64Array, beta: Float64Array): boolean;
@@ -180,6 +184,15 @@ export function registerNNKernels(addon: NativeAddon): void {
     const g = gamma ? dense(gamma, st) : null, b = beta ? dense(beta, st) : null;
     if (x === null || y === null || (gamma && g === null) || (beta && b === null)) return false;
     return addon.nn_layer_norm(st, x[0], x[1], g ? g[0] : null, g ? g[1] : 0, b ? b[0] : null, b ? b[1] : 0, M, N, eps, y[0], y[1], mean, rstd);
+  });
+
+  GroupNormKernel.register("native", (input, gamma, beta, N, C, HxW, G, eps, Y, mean, rstd) => {
+    const st = input.dtype.scalarType;
+    if (!isFloat(st)) return false;
+    const x = dense(input, st), y = dense(Y, st);
+    const g = gamma ? dense(gamma, st) : null, b = beta ? dense(beta, st) : null;
+    if (x === null || y === null || (gamma && g === null) || (beta && b === null)) return false;
+    return addon.nn_group_norm(st, x[0], x[1], g ? g[0] : null, g ? g[1] : 0, b ? b[0] : null, b ? b[1] : 0, N, C, HxW, G, eps, y[0], y[1], mean, rstd);
   });
 
   batch_norm_cpu_collect_stats_stub.register("native", (out, input) => {
