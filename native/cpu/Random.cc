@@ -12,6 +12,7 @@
 //   rng_normal(state, out: Float32Array, off, n >= 16, mean, std) -> bool        (normal_fill_AVX2)
 //   rng_random_from_to(state, out: BigInt64Array|Int32Array|Float32Array|Float64Array, off, n, range < 2^32, base) -> bool
 //   rng_randperm(state, out: BigInt64Array, off, n) -> bool
+//   rng_bernoulli(state, out: Float32Array|Float64Array|Uint8Array|Int8Array|Int16Array|Int32Array|BigInt64Array, off, n, p) -> bool
 // off and n are in elements; out[off .. off+n) is written.
 #include "Random.h"
 
@@ -170,6 +171,44 @@ Napi::Value Uniform(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
+// bernoulli_scalar_kernel (non-MKL): one 53-bit uniform per element (two words, the first the high half),
+// 1 where it is below p, else 0, in out's element type: float32, float64, uint8 / bool, int8, int16,
+// int32, int64 (float16 and bfloat16 share Uint16Array: declined).
+template <typename T>
+void bernoulli_into(Engine& e, T* d, int64_t n, double p) {
+  uint32_t hi = 0;
+  e.generate(2 * n, [&](int64_t i, uint32_t w) {
+    if ((i & 1) == 0) {
+      hi = w;
+      return;
+    }
+    const uint64_t bits = (static_cast<uint64_t>(hi) << 32 | w) & ((uint64_t{1} << 53) - 1);
+    d[i >> 1] = static_cast<double>(bits) * TWO_POW_M53 < p ? T(1) : T(0);
+  });
+}
+
+Napi::Value Bernoulli(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  uint32_t* st;
+  Out out;
+  int64_t off, n;
+  if (!get_args(info, &st, &out, &off, &n)) return Napi::Boolean::New(env, false);
+  const double p = info[4].As<Napi::Number>().DoubleValue();
+  Engine e(st);
+  switch (out.type) {
+    case napi_float32_array: bernoulli_into(e, reinterpret_cast<float*>(out.data) + off, n, p); break;
+    case napi_float64_array: bernoulli_into(e, reinterpret_cast<double*>(out.data) + off, n, p); break;
+    case napi_uint8_array: bernoulli_into(e, reinterpret_cast<uint8_t*>(out.data) + off, n, p); break;
+    case napi_int8_array: bernoulli_into(e, reinterpret_cast<int8_t*>(out.data) + off, n, p); break;
+    case napi_int16_array: bernoulli_into(e, reinterpret_cast<int16_t*>(out.data) + off, n, p); break;
+    case napi_int32_array: bernoulli_into(e, reinterpret_cast<int32_t*>(out.data) + off, n, p); break;
+    case napi_bigint64_array: bernoulli_into(e, reinterpret_cast<int64_t*>(out.data) + off, n, p); break;
+    default: return Napi::Boolean::New(env, false);
+  }
+  e.store();
+  return Napi::Boolean::New(env, true);
+}
+
 // normal_fill_AVX2: n uniforms, Box-Muller on each block of 16 (split over the thread pool: each
 // block depends only on its own 16 values), then the last 16 redrawn and transformed when n % 16 != 0.
 Napi::Value Normal(const Napi::CallbackInfo& info) {
@@ -281,6 +320,7 @@ void InitRandom(Napi::Env env, Napi::Object exports) {
   exports.Set("rng_normal", Napi::Function::New(env, rnd::Normal));
   exports.Set("rng_random_from_to", Napi::Function::New(env, rnd::RandomFromTo));
   exports.Set("rng_randperm", Napi::Function::New(env, rnd::Randperm));
+  exports.Set("rng_bernoulli", Napi::Function::New(env, rnd::Bernoulli));
 }
 
 }  // namespace glasstorch

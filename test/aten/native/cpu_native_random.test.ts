@@ -133,6 +133,20 @@ describe("native and TypeScript draw the same values and leave the same state", 
     sameOnBoth(() => torch.randperm(50, { dtype: torch.float32 })); // other dtypes: TypeScript
   });
 
+  native("bernoulli_(p) into every dtype it takes natively, and dropout's mask; strided selves stay in TypeScript", () => {
+    for (const n of sizes) {
+      for (const dtype of [torch.float32, torch.float64, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.bool]) {
+        for (const p of [0, 0.3, 1]) sameOnBoth(() => torch.empty(n, { dtype }).bernoulli_(p));
+      }
+    }
+    sameOnBoth(() => torch.nn.functional.dropout(torch.ones(5000), 0.25, true));
+    sameOnBoth(() => torch.bernoulli(torch.ones(3, 700), 0.6));
+    sameOnBoth(() => torch.zeros(30, 40).t().bernoulli_(0.5)); // (non-contiguous: the TS kernel)
+    // the native kernel ran for the contiguous case
+    const ran = torch.trace.record(() => torch.empty(100).bernoulli_(0.5)).events.filter((e: any) => e.type === "kernel").map((e: any) => `${e.stub}:${e.impl}`);
+    expect(ran).toEqual(["bernoulli_scalar_stub:native"]);
+  });
+
   native("non-contiguous and offset outputs", () => {
     // a transposed tensor takes the element-by-element path; a contiguous narrow() writes at its storage offset
     sameOnBoth(() => torch.empty(40, 30).t().uniform_());

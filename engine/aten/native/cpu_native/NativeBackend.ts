@@ -82,6 +82,8 @@ export interface NativeAddon {
   rng_normal(state: Uint32Array, out: Float32Array, off: number, n: number, mean: number, std: number): boolean;
   rng_random_from_to(state: Uint32Array, out: BigInt64Array | Int32Array | Float32Array | Float64Array, off: number, n: number, range: number, base: number): boolean;
   rng_randperm(state: Uint32Array, out: BigInt64Array, off: number, n: number): boolean;
+  /** bernoulli_scalar_kernel's draws (one 53-bit uniform per element, 1 below p) into a contiguous window. */
+  rng_bernoulli(state: Uint32Array, out: ArrayBufferView, off: number, n: number, p: number): boolean;
   /** native/cpu/Bmm.cc: a batched GEMM in one call (NativeBmm.ts); meta = [batch, m, n, k, alpha, beta, per operand a, b, c: offset, batch/row/column strides]. */
   bmm(dtype: number, meta: Float64Array, a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView): boolean;
   // native/cpu/Ops2.cc (NativeOps2.ts): false declines

@@ -1,12 +1,16 @@
 // The native random kernels (native/cpu/Random.cc) under the bulk random stubs (native/random/RandomStubs.ts):
 // torch.rand / uniform_ (float32, float64), torch.randn / normal_ (float32, n >= 16: normal_fill_AVX2),
 // torch.randint / random_(from, to) with a range below 2^32 (int64, int32, float32, float64) and
-// torch.randperm (int64). The addon advances the generator's own state array (mt19937.stateArray()),
-// so its draws and the TypeScript ones form one stream, and get_rng_state / set_rng_state see both.
+// torch.randperm (int64), and bernoulli_(p) (float32, float64, the integer dtypes, bool) on a contiguous
+// self. The addon advances the generator's own state array (mt19937.stateArray()), so its draws and the
+// TypeScript ones form one stream, and get_rng_state / set_rng_state see both.
 // Where the addon declines (an invalid state, an unexpected array), the TypeScript kernel runs.
 
 import type { NativeAddon } from "./NativeBackend.js";
 import { uniform_fill_stub, normal_fill_stub, random_from_to_fill_stub, randperm_fill_stub } from "../random/RandomStubs.js";
+import { bernoulli_scalar_stub } from "../random/Bernoulli.js";
+import { typedView } from "../../../c10/ElementAccess.js";
+import { ScalarType } from "../../../c10/ScalarType.js";
 
 export function registerRandomKernels(addon: NativeAddon): void {
   if (typeof addon.rng_uniform !== "function") return; // an addon built before Random.cc: the TypeScript kernels run
@@ -16,4 +20,11 @@ export function registerRandomKernels(addon: NativeAddon): void {
     addon.rng_random_from_to(gen.engineState(), out, off, n, range, base),
   );
   randperm_fill_stub.register("native", (gen, out, off, n) => addon.rng_randperm(gen.engineState(), out, off, n));
+  // bernoulli_(p) (dropout's mask): a contiguous self of a dtype whose 1 is the typed array's 1 (not float16/bfloat16)
+  if (typeof addon.rng_bernoulli !== "function") return;
+  bernoulli_scalar_stub.register("native", (self, p, gen) => {
+    const impl = self._impl, st = impl.dtype.scalarType;
+    if (!impl.is_contiguous() || st === ScalarType.Half || st === ScalarType.BFloat16) return false;
+    return addon.rng_bernoulli(gen.engineState(), typedView(impl.storage, impl.dtype), impl.storage_offset(), impl.numel(), p);
+  });
 }
