@@ -8,7 +8,7 @@ import { defineConfig } from "vitest/config";
 // reference kernels (GLASSTORCH_CPU_CAPABILITY=ts), so both paths are checked against the PyTorch fixtures.
 const hasCompiler = spawnSync("c++", ["--version"], { stdio: "ignore" }).status === 0;
 const nativeFamilies = [
-  ...["binary", "unary", "reduce", "reduce2", "reduce3", "ops", "activation", "normalization", "pooling", "index", "layers_backward", "loss", "linalg", "conv", "select"].map(
+  ...["binary", "unary", "reduce", "reduce2", "reduce3", "ops", "activation", "normalization", "pooling", "index", "layers_backward", "loss", "linalg", "conv", "select", "vision"].map(
     (f) => `test/aten/native/${f}.test.ts`,
   ),
   "test/nn/train_parity.test.ts", // 100-step training parity: holds on the native and the TypeScript kernels

@@ -8,6 +8,8 @@
 #include "NN.h"
 
 #include <algorithm>
+#include <type_traits>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -33,6 +35,7 @@ template <typename T> constexpr napi_typedarray_type kArrayType = napi_float32_a
 template <> constexpr napi_typedarray_type kArrayType<double> = napi_float64_array;
 template <> constexpr napi_typedarray_type kArrayType<int64_t> = napi_bigint64_array;
 template <> constexpr napi_typedarray_type kArrayType<uint16_t> = napi_uint16_array;  // bfloat16's bits
+template <> constexpr napi_typedarray_type kArrayType<int32_t> = napi_int32_array;
 
 // Reads the call's arguments; the first failed check throws a TypeError and clears ok.
 struct Args {
@@ -262,6 +265,72 @@ Napi::Value GroupNorm(const Napi::CallbackInfo& info) {
   };
   if (dtype == kFloat) run(float(), nn().f32);
   else if (dtype == kDouble) run(double(), nn().f64);
+  else return Napi::Boolean::New(info.Env(), false);
+  return a.ok ? Napi::Value(Napi::Boolean::New(info.Env(), true)) : info.Env().Undefined();
+}
+
+// ---- resampling (cpu/UpSampleKernel.cpp) ----
+
+// upsample2d(bilinear, dtype, X, xOffset, Y, yOffset, planes, IH, IW, OH, OW, hi0, hi1, hl0, hl1, wi0, wi1, wl0, wl1)
+// X and Y contiguous (planes, IH, IW) and (planes, OH, OW); the source indices (Int32Array) and weights
+// (Float64Array, already rounded to T) per output row and column come from the TS kernel's
+// linearIndices / nearestIndices, so both paths read the same sources. Nearest (bilinear false) reads
+// hi0 and wi0 only. Bilinear, as the TS kernel: t0 = x00 * w0 + (x01 * w1), t1 likewise, y = t0 * h0 +
+// (t1 * h1), the second product rounded to T and the first product added to it with one rounding in
+// double (float: the exact product plus the addend, rounded to double, then to float; double: an fma).
+template <typename T>
+inline T madd(T a, T b, T c) {
+  if constexpr (std::is_same_v<T, float>) return static_cast<float>(static_cast<double>(a) * static_cast<double>(b) + static_cast<double>(c));
+  else return std::fma(a, b, c);
+}
+
+Napi::Value Upsample2d(const Napi::CallbackInfo& info) {
+  Args a(info);
+  const bool bilinear = info[0].IsBoolean() && info[0].As<Napi::Boolean>().Value();
+  const int64_t dtype = a.i64(1), P = a.i64(6), IH = a.i64(7), IW = a.i64(8), OH = a.i64(9), OW = a.i64(10);
+  if (!a.ok) return info.Env().Undefined();
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = a.ptr<T>(2, a.i64(3), P * IH * IW);
+    T* y = a.ptr<T>(4, a.i64(5), P * OH * OW);
+    const int32_t* hi0 = a.ptr<int32_t>(11, 0, OH);
+    const int32_t* wi0 = a.ptr<int32_t>(15, 0, OW);
+    const int32_t* hi1 = bilinear ? a.ptr<int32_t>(12, 0, OH) : nullptr;
+    const double* hl0 = bilinear ? a.ptr<double>(13, 0, OH) : nullptr;
+    const double* hl1 = bilinear ? a.ptr<double>(14, 0, OH) : nullptr;
+    const int32_t* wi1 = bilinear ? a.ptr<int32_t>(16, 0, OW) : nullptr;
+    const double* wl0 = bilinear ? a.ptr<double>(17, 0, OW) : nullptr;
+    const double* wl1 = bilinear ? a.ptr<double>(18, 0, OW) : nullptr;
+    if (!a.ok) return;
+    for (int64_t i = 0; i < OH; ++i)
+      if (hi0[i] < 0 || hi0[i] >= IH || (bilinear && (hi1[i] < 0 || hi1[i] >= IH))) return (void)a.fail("upsample: a source row outside the input");
+    for (int64_t i = 0; i < OW; ++i)
+      if (wi0[i] < 0 || wi0[i] >= IW || (bilinear && (wi1[i] < 0 || wi1[i] >= IW))) return (void)a.fail("upsample: a source column outside the input");
+    parallel_for(0, P * OH, at_least_1(GRAIN_SIZE / at_least_1(OW)), [&](int64_t b, int64_t e) {
+      for (int64_t row = b; row < e; ++row) {
+        const int64_t p = row / OH, oy = row % OH;
+        const T* plane = x + p * IH * IW;
+        T* out = y + row * OW;
+        if (!bilinear) {
+          const T* src = plane + hi0[oy] * IW;
+          for (int64_t ox = 0; ox < OW; ++ox) out[ox] = src[wi0[ox]];
+          continue;
+        }
+        const T* r0 = plane + hi0[oy] * IW;
+        const T* r1 = plane + hi1[oy] * IW;
+        const T h0 = static_cast<T>(hl0[oy]), h1 = static_cast<T>(hl1[oy]);
+        for (int64_t ox = 0; ox < OW; ++ox) {
+          const int32_t c0 = wi0[ox], c1 = wi1[ox];
+          const T w0 = static_cast<T>(wl0[ox]), w1 = static_cast<T>(wl1[ox]);
+          const T t0 = madd<T>(r0[c0], w0, static_cast<T>(r0[c1] * w1));
+          const T t1 = madd<T>(r1[c0], w0, static_cast<T>(r1[c1] * w1));
+          out[ox] = madd<T>(t0, h0, static_cast<T>(t1 * h1));
+        }
+      }
+    });
+  };
+  if (dtype == kFloat) run(float());
+  else if (dtype == kDouble) run(double());
   else return Napi::Boolean::New(info.Env(), false);
   return a.ok ? Napi::Value(Napi::Boolean::New(info.Env(), true)) : info.Env().Undefined();
 }
@@ -507,6 +576,7 @@ void InitNN(Napi::Env env, Napi::Object exports) {
   exports.Set("nn_softmax_backward", Napi::Function::New(env, SoftmaxBackward));
   exports.Set("nn_layer_norm", Napi::Function::New(env, LayerNorm));
   exports.Set("nn_group_norm", Napi::Function::New(env, GroupNorm));
+  exports.Set("nn_upsample2d", Napi::Function::New(env, Upsample2d));
   exports.Set("nn_batch_norm_stats", Napi::Function::New(env, BatchNormStats));
   exports.Set("nn_batch_norm_apply", Napi::Function::New(env, BatchNormApply));
   exports.Set("nn_max_pool2d", Napi::Function::New(env, MaxPool2d));

@@ -178,6 +178,26 @@ native("softmax and log_softmax", () => {
   });
 });
 
+native("upsample: bilinear and nearest (UpSampleKernel.cpp), the TS kernel's sources and weights, the same bits", () => {
+  const F = torch.nn.functional;
+  for (const dt of [torch.float32, torch.float64]) {
+    it(`${dt} bilinear up and down, align_corners both ways, explicit scales; nearest 1-d and 2-d`, () => {
+      const x = randn([2, 3, 9, 14], dt, 21);
+      const f = () => [
+        F.interpolate(x, { scale_factor: 2, mode: "bilinear" }),
+        F.interpolate(x, { size: [20, 31], mode: "bilinear", align_corners: true }),
+        F.interpolate(x, { size: [4, 5], mode: "bilinear" }),
+        F.interpolate(x, { scale_factor: [1.7, 0.6], mode: "bilinear", recompute_scale_factor: false }),
+        F.interpolate(x, { size: [9, 14], mode: "bilinear" }),
+        F.interpolate(x, { scale_factor: 3, mode: "nearest" }),
+        F.interpolate(x, { size: [5, 30], mode: "nearest" }),
+        F.interpolate(randn([2, 3, 11], dt, 22), { size: 25, mode: "nearest" }),
+      ];
+      compare(f, ["upsample_bilinear2d_kernel", "upsample_nearest2d_kernel"], EXACT);
+    });
+  }
+});
+
 native("group norm", () => {
   // [N, C, *] with G groups: rows of D * HxW (tails of the 8-lane moments), 1 and many groups, no spatial dims
   const cases: [number[], number][] = [[[2, 6, 5], 3], [[3, 8, 4, 4], 2], [[2, 4], 4], [[4, 16, 7, 9], 8], [[2, 32, 33], 1]];

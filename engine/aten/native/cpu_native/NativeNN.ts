@@ -14,6 +14,7 @@ import { ScalarType } from "../../../c10/ScalarType.js";
 import { typedView, type TypedView } from "../../../c10/ElementAccess.js";
 import type { Tensor } from "../../core/Tensor.js";
 import * as SM from "../activation/SoftMaxKernel.js";
+import { upsample_bilinear2d_kernel, upsample_nearest_kernel, linearIndices, nearestIndices } from "../vision/UpSampleKernels.js";
 import { LayerNormKernel, GroupNormKernel, batch_norm_cpu_collect_stats_stub, batch_norm_cpu_stub } from "../normalization/NormKernels.js";
 import { max_pool2d_kernel, avg_pool2d_kernel, adaptive_avg_pool2d_kernel, type Window2d } from "../pooling/PoolKernels.js";
 import { LayerNormBackwardKernel, batch_norm_cpu_backward_stub } from "../normalization/NormBackward.js";
@@ -35,6 +36,10 @@ export interface NativeNNAddon {
   nn_layer_norm(
     dtype: number, x: TypedView, xOffset: number, gamma: TypedView | null, gammaOffset: number, beta: TypedView | null, betaOffset: number,
     M: number, N: number, eps: number, y: TypedView, yOffset: number, mean: Float64Array, rstd: Float64Array,
+  ): boolean;
+  nn_upsample2d(
+    bilinear: boolean, dtype: number, x: TypedView, xOffset: number, y: TypedView, yOffset: number, planes: number, IH: number, IW: number, OH: number, OW: number,
+    hi0: Int32Array, hi1: Int32Array, hl0: Float64Array, hl1: Float64Array, wi0: Int32Array, wi1: Int32Array, wl0: Float64Array, wl1: Float64Array,
   ): boolean;
   nn_group_norm(
     dtype: number, x: TypedView, xOffset: number, gamma: TypedView | null, gammaOffset: number, beta: TypedView | null, betaOffset: number,
@@ -184,6 +189,28 @@ export function registerNNKernels(addon: NativeAddon): void {
     const g = gamma ? dense(gamma, st) : null, b = beta ? dense(beta, st) : null;
     if (x === null || y === null || (gamma && g === null) || (beta && b === null)) return false;
     return addon.nn_layer_norm(st, x[0], x[1], g ? g[0] : null, g ? g[1] : 0, b ? b[0] : null, b ? b[1] : 0, M, N, eps, y[0], y[1], mean, rstd);
+  });
+
+  // resampling: the TS kernel's source indices and weights, the per-element loop natively
+  upsample_bilinear2d_kernel.register("native", (output, input, alignCorners, scales) => {
+    const st = input.dtype.scalarType;
+    if (!isFloat(st)) return false;
+    const x = dense(input, st), y = dense(output, st);
+    if (x === null || y === null) return false;
+    const [IH, IW] = input.shape.slice(-2), [OH, OW] = output.shape.slice(-2);
+    const h = linearIndices(st, IH, OH, alignCorners, scales[0]), w = linearIndices(st, IW, OW, alignCorners, scales[1]);
+    return addon.nn_upsample2d(true, st, x[0], x[1], y[0], y[1], input.numel() / (IH * IW), IH, IW, OH, OW, h.i0, h.i1, h.l0, h.l1, w.i0, w.i1, w.l0, w.l1);
+  });
+  upsample_nearest_kernel.register("native", (output, input, scales) => {
+    const st = input.dtype.scalarType, nd = scales.length;
+    if (!isFloat(st) || (nd !== 1 && nd !== 2)) return false;
+    const x = dense(input, st), y = dense(output, st);
+    if (x === null || y === null) return false;
+    const [IH, IW] = nd === 2 ? input.shape.slice(-2) : [1, input.shape[input.dim() - 1]];
+    const [OH, OW] = nd === 2 ? output.shape.slice(-2) : [1, output.shape[output.dim() - 1]];
+    const iy = nd === 2 ? nearestIndices(st, IH, OH, scales[0]) : new Int32Array(1), ix = nearestIndices(st, IW, OW, scales[nd - 1]);
+    const none = new Float64Array(0);
+    return addon.nn_upsample2d(false, st, x[0], x[1], y[0], y[1], input.numel() / (IH * IW), IH, IW, OH, OW, iy, iy, none, none, ix, ix, none, none);
   });
 
   GroupNormKernel.register("native", (input, gamma, beta, N, C, HxW, G, eps, Y, mean, rstd) => {

@@ -30,7 +30,7 @@ function area_pixel_compute_scale(r: (v: number) => number, inputSize: number, o
 }
 
 /** HelperInterpNearest::compute_indices_weights: floor(scale * i), clamped to the input. */
-function nearestIndices(t: ScalarType, inputSize: number, outputSize: number, scale: number | null): Int32Array {
+export function nearestIndices(t: ScalarType, inputSize: number, outputSize: number, scale: number | null): Int32Array {
   const r = scalarRound(t);
   const s = area_pixel_compute_scale(r, inputSize, outputSize, false, scale);
   const idx = new Int32Array(outputSize);
