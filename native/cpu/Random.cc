@@ -129,6 +129,21 @@ void uniform01_float(Engine& e, float* d, int64_t n) {
   e.generate(n, [d](int64_t i, uint32_t w) { d[i] = static_cast<float>(w & 0xffffffu) * TWO_POW_M24; });
 }
 
+// uniform_real<double>(random64(), 0, 1) for n draws, each handed to f(i, u): one 64-bit draw per
+// element from two words, the first the high half (make64BitsFrom32Bits), its low 53 bits scaled
+template <typename F>
+void uniform01_double(Engine& e, int64_t n, F f) {
+  uint32_t hi = 0;
+  e.generate(2 * n, [&](int64_t i, uint32_t w) {
+    if ((i & 1) == 0) {
+      hi = w;
+      return;
+    }
+    const uint64_t bits = (static_cast<uint64_t>(hi) << 32 | w) & ((uint64_t{1} << 53) - 1);
+    f(i >> 1, static_cast<double>(bits) * TWO_POW_M53);
+  });
+}
+
 Napi::Value Uniform(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   uint32_t* st;
@@ -153,17 +168,7 @@ Napi::Value Uniform(const Napi::CallbackInfo& info) {
     double* d = reinterpret_cast<double*>(out.data) + off;
     const double range = to - from;
     const bool unit = from == 0.0 && range == 1.0;
-    // one 64-bit draw per element: the first word is the high half (make64BitsFrom32Bits)
-    uint32_t hi = 0;
-    e.generate(2 * n, [&](int64_t i, uint32_t w) {
-      if ((i & 1) == 0) {
-        hi = w;
-        return;
-      }
-      const uint64_t bits = (static_cast<uint64_t>(hi) << 32 | w) & ((uint64_t{1} << 53) - 1);
-      const double u = static_cast<double>(bits) * TWO_POW_M53;
-      d[i >> 1] = unit ? u : std::fma(u, range, from);
-    });
+    uniform01_double(e, n, [&](int64_t i, double u) { d[i] = unit ? u : std::fma(u, range, from); });
   } else {
     return Napi::Boolean::New(env, false);
   }
@@ -176,15 +181,7 @@ Napi::Value Uniform(const Napi::CallbackInfo& info) {
 // int32, int64 (float16 and bfloat16 share Uint16Array: declined).
 template <typename T>
 void bernoulli_into(Engine& e, T* d, int64_t n, double p) {
-  uint32_t hi = 0;
-  e.generate(2 * n, [&](int64_t i, uint32_t w) {
-    if ((i & 1) == 0) {
-      hi = w;
-      return;
-    }
-    const uint64_t bits = (static_cast<uint64_t>(hi) << 32 | w) & ((uint64_t{1} << 53) - 1);
-    d[i >> 1] = static_cast<double>(bits) * TWO_POW_M53 < p ? T(1) : T(0);
-  });
+  uniform01_double(e, n, [&](int64_t i, double u) { d[i] = u < p ? T(1) : T(0); });
 }
 
 Napi::Value Bernoulli(const Napi::CallbackInfo& info) {
