@@ -113,6 +113,34 @@ const T* in_at(const Problem& p, int64_t o, int64_t* out_off, int64_t* out2_off)
   return ip;
 }
 
+// The kept dims' position of one output and its input/output offsets, stepped an output at a time:
+// in_at's divisions once per chunk of outputs instead of once per output.
+template <typename T>
+struct KeptCursor {
+  const Dims& kept;
+  int64_t idx[kMaxDims];
+  const T* ip;
+  int64_t oo = 0;
+  KeptCursor(const Problem& p, int64_t o) : kept(p.kept), ip(reinterpret_cast<const T*>(p.in)) {
+    for (int d = 0; d < kept.n; ++d) {
+      idx[d] = o % kept.shape[d];
+      o /= kept.shape[d];
+      ip += idx[d] * kept.in_stride[d];
+      oo += idx[d] * kept.out_stride[d];
+    }
+  }
+  void next() {
+    for (int d = 0; d < kept.n; ++d) {
+      ip += kept.in_stride[d];
+      oo += kept.out_stride[d];
+      if (++idx[d] < kept.shape[d]) return;
+      ip -= kept.shape[d] * kept.in_stride[d];
+      oo -= kept.shape[d] * kept.out_stride[d];
+      idx[d] = 0;
+    }
+  }
+};
+
 // ---- sum / mean ----
 
 // float16/bfloat16 sum as the float types do: in double, rounded once at the end (through float, as
@@ -179,6 +207,33 @@ void sum_impl(const Problem& p, bool mean) {
       }
     });
     return;
+  }
+  // one contiguous reduced dim (or none) no longer than a block: an output per row, stepped with a
+  // cursor; float32 rows of 64 or more two at a time (two memory streams, each row's bits as alone)
+  if constexpr (std::is_floating_point_v<T>) {
+    if (nred <= kBlock && (p.red.n == 0 || (p.red.n == 1 && p.red.in_stride[0] == 1))) {
+      constexpr bool f32_runs = std::is_same_v<T, float> && std::is_same_v<O, float>;
+      parallel_for_chunked(0, nout, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, nred)), [&](int64_t b, int64_t e) {
+        KeptCursor<T> c(p, b);
+        for (int64_t o = b; o < e;) {
+          if (f32_runs && nred >= 64 && o + 1 < e) {
+            const T* first = c.ip;
+            const int64_t first_oo = c.oo;
+            c.next();
+            double s[2];
+            tbl.sum2_f32_runs(first, c.ip, nred, s);
+            out[first_oo] = finish(s[0]);
+            out[c.oo] = finish(s[1]);
+            ++o;
+          } else {
+            out[c.oo] = finish(contig(c.ip, nred));
+          }
+          c.next();
+          ++o;
+        }
+      });
+      return;
+    }
   }
   const int64_t nblocks = nred == 0 ? 1 : (nred + kBlock - 1) / kBlock;
   std::vector<Acc> partial(nblocks > 1 ? nout * nblocks : 0);

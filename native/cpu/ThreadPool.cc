@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -46,28 +47,28 @@ class Pool {
   void resize(int nthreads) {
     stop();
     nthreads_ = std::max(1, nthreads);
+    claimed_.reset(new std::atomic<uint64_t>[static_cast<size_t>(nthreads_) * kChunksPerThread]());
     stopping_ = false;
     stopping_flag_.store(false);
     // nthreads_ - 1 workers: the calling thread does a share of every job
-    for (int i = 1; i < nthreads_; ++i) workers_.emplace_back([this, i] { worker(i); });
+    // a new worker starts at the current generation: the jobs before it are over (their task_ is gone)
+    for (int i = 1; i < nthreads_; ++i) workers_.emplace_back([this, i, gen = generation_] { worker(i, gen); });
   }
 
-  // Runs task(i) for i in [0, ntasks) on the caller (i = 0) and the workers; waits for all.
+  // Runs task(i) for i in [0, ntasks) on the caller (thread 0) and the workers; waits for all.
+  // ntasks <= size() * kChunksPerThread.
   void run(int ntasks, const std::function<void(int)>& task) {
     {
       std::lock_guard<std::mutex> lk(m_);
       task_ = &task;
       ntasks_ = ntasks;
-      pending_.store(ntasks - 1);
+      pending_.store(ntasks);
       ++generation_;
-      next_.store((generation_ & 0xffffffffu) << 32 | 1);
       published_.store(generation_, std::memory_order_release);
     }
     cv_.notify_all();
     tl_in_parallel = true;
-    task(0);
-    // the caller also takes tasks no worker has started (parallel_for_chunked makes more tasks than threads)
-    for (int i; (i = claim(generation_, ntasks)) >= 0;) { task(i); finish_one(); }
+    work_on(0, generation_, ntasks, task);
     tl_in_parallel = false;
     if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
       std::unique_lock<std::mutex> lk(m_);
@@ -78,14 +79,34 @@ class Pool {
   }
 
  private:
-  // Takes the next task index of job `gen`, or -1 when that job has none left (or a newer job began:
-  // the generation in the counter's high half keeps a late worker from taking a newer job's task).
-  int claim(uint64_t gen, int ntasks) {
-    uint64_t v = next_.load();
-    for (;;) {
-      if ((v >> 32) != (gen & 0xffffffffu) || static_cast<int>(v & 0xffffffffu) >= ntasks) return -1;
-      if (next_.compare_exchange_weak(v, v + 1)) return static_cast<int>(v & 0xffffffffu);
+  // Task i belongs to thread i * size() / ntasks (contiguous runs, as at::parallel_for's chunks): a
+  // thread does its own tasks first, front to back, so the same thread reads the same part of a tensor
+  // call after call and finds it in its own core's caches. Then it takes what another thread has not
+  // started, from the back of that thread's run: a worker that wakes late (a busy machine) costs the
+  // caller only the pieces it never got to.
+  int first_task(int thread, int ntasks) const {
+    return static_cast<int>((static_cast<int64_t>(thread) * ntasks + nthreads_ - 1) / nthreads_);
+  }
+
+  void work_on(int self, uint64_t gen, int ntasks, const std::function<void(int)>& task) {
+    for (int i = first_task(self, ntasks), e = first_task(self + 1, ntasks); i < e; ++i)
+      if (claim(i, gen)) task(i), finish_one();
+    for (int k = 1; k < nthreads_; ++k) {
+      const int other = (self + k) % nthreads_;
+      for (int i = first_task(other + 1, ntasks) - 1, b = first_task(other, ntasks); i >= b; --i)
+        if (claim(i, gen)) task(i), finish_one();
     }
+  }
+
+  // Marks task i as taken by job `gen`; false when a thread already has it. Every task of a job is
+  // taken before the job ends, so a late worker still holding an older generation finds each of its
+  // indices at that generation or newer and takes nothing from a newer job.
+  bool claim(int i, uint64_t gen) {
+    std::atomic<uint64_t>& c = claimed_[i];
+    uint64_t v = c.load(std::memory_order_relaxed);
+    while (v < gen)
+      if (c.compare_exchange_weak(v, gen, std::memory_order_acq_rel)) return true;
+    return false;
   }
 
   // the last task's finisher wakes a sleeping caller (under the lock, so the caller cannot test the
@@ -97,9 +118,8 @@ class Pool {
     }
   }
 
-  void worker(int) {
+  void worker(int self, uint64_t seen) {
     tl_in_parallel = true;
-    uint64_t seen = 0;
     for (;;) {
       const std::function<void(int)>* task;
       int ntasks;
@@ -112,7 +132,7 @@ class Pool {
         task = task_;
         ntasks = ntasks_;
       }
-      for (int i; (i = claim(seen, ntasks)) >= 0;) { (*task)(i); finish_one(); }
+      work_on(self, seen, ntasks, *task);
     }
   }
 
@@ -133,7 +153,7 @@ class Pool {
   std::condition_variable cv_, done_cv_;
   const std::function<void(int)>* task_ = nullptr;
   int ntasks_ = 0;
-  std::atomic<uint64_t> next_{0};
+  std::unique_ptr<std::atomic<uint64_t>[]> claimed_;  // per task: the last job (generation) that took it
   std::atomic<int> pending_{0};
   uint64_t generation_ = 0;
   std::atomic<uint64_t> published_{0};  // generation_, readable without the lock (the workers' polling)
