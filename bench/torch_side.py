@@ -26,7 +26,7 @@ class CellTimer:
     """bench/lib/timing.mjs's CellTimer, the same steps: start() (steps 1-3), round(share) (step 4 for a
     share of the samples and budget; a later round re-warms first), result() (step 5 over all rounds)."""
 
-    def __init__(self, fn, budget_ms=1000.0, min_samples=5, max_cell_ms=60000.0, warm_ms=200.0, rewarm_ms=20.0):
+    def __init__(self, fn, budget_ms=1000.0, min_samples=5, max_cell_ms=60000.0, warm_ms=200.0, rewarm_ms=150.0):
         self.fn, self.budget_ms, self.min_samples, self.max_cell_ms = fn, budget_ms, min_samples, max_cell_ms
         self.warm_ms, self.rewarm_ms = warm_ms, rewarm_ms
         self.times, self.batch, self.single, self.rounds = [], 1, False, 0

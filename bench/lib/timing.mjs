@@ -18,7 +18,10 @@
 // Step 4 may run in rounds (CellTimer.round(share)): run.mjs takes a third of each side's samples in
 // turn, PyTorch's then Glasstorch's, three times, so that the host's slow swings in load (another
 // tenant on the shared cores) fall on both columns of a row alike. A round after another side's
-// first re-warms the caches with `rewarmMs` (20 ms) of calls; the JIT is warm already.
+// first re-warms with `rewarmMs` (150 ms) of calls: the JIT is warm already, but settle()'s forced
+// full collection (run.mjs) leaves V8's young generation at its smallest and its sweeper threads busy,
+// and a 1-element add ran at ~3 us a call for the first ~40 ms after one, 0.77 from then on (with
+// 20 ms of rewarming the no-grad overhead row read 1.26-1.36 us, alone 0.78).
 
 const now = () => performance.now();
 
@@ -27,7 +30,7 @@ export class CellTimer {
    * @param {() => unknown} fn
    * @param {{budgetMs?: number, minSamples?: number, maxCellMs?: number, warmMs?: number, rewarmMs?: number}} opts
    */
-  constructor(fn, { budgetMs = 1000, minSamples = 5, maxCellMs = 60_000, warmMs = 200, rewarmMs = 20 } = {}) {
+  constructor(fn, { budgetMs = 1000, minSamples = 5, maxCellMs = 60_000, warmMs = 200, rewarmMs = 150 } = {}) {
     Object.assign(this, { fn, budgetMs, minSamples, maxCellMs, warmMs, rewarmMs });
     this.times = [];
     this.batch = 1;
