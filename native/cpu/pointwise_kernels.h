@@ -43,6 +43,10 @@ enum Op : int {
   kRemainder, kFmod, kDivTrunc, kDivFloor, kAtan2, kHypot, kCopysign, kFmax, kFmin, kXlogy, kPowTensor,
   // (out, a): pow(a, s[0]) for any exponent (std::pow)
   kPowScalarAny,
+  // (out, x): activations (pointwise_activation.inc); s as each loop says
+  kLeakyRelu, kElu, kSoftplus, kMish, kHardsigmoid, kHardswish,
+  // (out, a, b): their backward kernels, a and b in the TS kernel's input order
+  kLeakyReluBackward, kHardtanhBackward, kHardsigmoidBackward, kEluBackward, kSoftplusBackward, kHardswishBackward, kMishBackward,
   kNumOps
 };
 

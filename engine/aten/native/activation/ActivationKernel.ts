@@ -26,10 +26,10 @@ const FLOATING_TYPES = [Double, Float] as const;
 type Fn = (x: number) => number;
 
 /** The arithmetic each step rounds to: double for float64, float32 for float32 and bfloat16 (opmath). */
-const stepOf = (t: ScalarType): Fn => (t === Double ? (x) => x : Math.fround);
+export const stepOf = (t: ScalarType): Fn => (t === Double ? (x) => x : Math.fround);
 
 /** A Scalar argument as the kernel reads it: `s.to<scalar_t>()` (float for bfloat16's float path). */
-const coef = (s: Scalar, t: ScalarType): number => Number(scalar_to(s, t === Double ? Double : Float));
+export const coef = (s: Scalar, t: ScalarType): number => Number(scalar_to(s, t === Double ? Double : Float));
 
 function stub<F extends (iter: TensorIterator, ...a: any[]) => void>(name: string, fn: F): DispatchStub<F> {
   const s = new DispatchStub<F>(name, REF);

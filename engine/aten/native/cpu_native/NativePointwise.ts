@@ -20,6 +20,9 @@
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   flip_stub (flip): the same copy with self read backwards along the flipped dims
+//   the activations leaky_relu, elu (selu, celu), softplus, hardsigmoid, hardswish (float32, float64,
+//     bfloat16 in float) and mish (float32, float64), and the backward kernels of those and of hardtanh
+//     (pointwise_activation.inc): float32 and bfloat16 the TS kernels' bits, float64 within the last bits
 //   float16 and bfloat16, computed in float a block at a time and rounded once (where the TS kernel
 //     takes the dtype: its AT_DISPATCH list): add, mul, div, maximum/minimum, the comparisons, neg,
 //     abs, reciprocal; bfloat16 also sqrt, rsqrt, threshold, clamp with Scalar bounds and exp, log,
@@ -56,7 +59,11 @@ import {
   clamp_scalar_stub, clamp_min_scalar_stub, clamp_max_scalar_stub, maximum_stub as clamp_maximum_stub, minimum_stub as clamp_minimum_stub,
 } from "../unary/Clamp.js";
 import { scalar_to } from "../unary/ScalarConvert.js";
-import { silu_stub, GeluKernel, threshold_stub, GeluBackwardKernel, silu_backward_stub } from "../activation/ActivationKernel.js";
+import {
+  silu_stub, GeluKernel, threshold_stub, GeluBackwardKernel, silu_backward_stub, leaky_relu_stub, elu_stub, softplus_stub, mish_stub,
+  hardsigmoid_stub, hardswish_stub, leaky_relu_backward_stub, hardtanh_backward_stub, hardsigmoid_backward_stub, elu_backward_stub,
+  softplus_backward_stub, hardswish_backward_stub, mish_backward_stub, coef, stepOf,
+} from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
 import { flip_stub } from "../join/Reorder.js";
 import { mse_stub } from "../loss/LossKernel.js";
@@ -78,6 +85,8 @@ export const PwOp = {
   sinh: 53, cosh: 54, tan: 55, asin: 56, acos: 57, atan: 58, mse: 59,
   remainder: 60, fmod: 61, divTrunc: 62, divFloor: 63, atan2: 64, hypot: 65, copysign: 66, fmax: 67, fmin: 68, xlogy: 69, powTensor: 70,
   powScalarAny: 71,
+  leakyRelu: 72, elu: 73, softplus: 74, mish: 75, hardsigmoid: 76, hardswish: 77,
+  leakyReluBackward: 78, hardtanhBackward: 79, hardsigmoidBackward: 80, eluBackward: 81, softplusBackward: 82, hardswishBackward: 83, mishBackward: 84,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -140,11 +149,13 @@ function marshal(shape: readonly number[], out: TensorImpl, inputs: readonly Ten
   return { meta, arrays };
 }
 
-const scalarsCache = [new Float64Array(2)];
-function scalars(a = 0, b = 0): Float64Array {
+const scalarsCache = [new Float64Array(4)];
+function scalars(a = 0, b = 0, c = 0, d = 0): Float64Array {
   const s = scalarsCache[0];
   s[0] = a;
   s[1] = b;
+  s[2] = c;
+  s[3] = d;
   return s;
 }
 
@@ -161,6 +172,7 @@ function arityOf(op: number): number {
   if (op === PwOp.powScalarAny) return 1;
   if (op <= PwOp.threshold || op === PwOp.lerpScalar || (op >= PwOp.geluBackwardErfVec && op <= PwOp.siluBackward) || op === PwOp.mse) return 2;
   if (op >= PwOp.addcmul && op <= PwOp.lerpTensor) return 3;
+  if (op >= PwOp.leakyReluBackward && op <= PwOp.mishBackward) return 2;
   return 1;
 }
 
@@ -297,6 +309,32 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
     if (exp === 2 || exp === 3 || exp === 0.5 || exp === -0.5 || exp === -1 || exp === -2) return run(PwOp.powScalar, iter, scalars(exp));
     return iter.commonDtype.scalarType !== BFloat16 && run(PwOp.powScalarAny, iter, scalars(exp)); // std::pow (bfloat16 rounds its exponent: the TS kernel)
   });
+
+  // ---- activations and their backward kernels (pointwise_activation.inc): float32, float64, and
+  // bfloat16 (in float) where the TS kernel takes it; the Scalars as the TS kernel reads them ----
+  const ACT: readonly ScalarType[] = FLOAT_AND_BFLOAT16, MISH: readonly ScalarType[] = [Float, Double];
+  /** elu's coefficients: negcoef = alpha * scale (rounded to the step's type), poscoef, negiptcoef. */
+  const eluCoefs = (t: ScalarType, alpha: Scalar, scale: Scalar, inputScale: Scalar) =>
+    [stepOf(t)(coef(alpha, t) * coef(scale, t)), coef(scale, t), coef(inputScale, t)] as const;
+  const activation = <A extends unknown[]>(types: readonly ScalarType[], op: number, sc: (t: ScalarType, ...args: A) => Float64Array) =>
+    (iter: TensorIterator, ...args: A): boolean => {
+      const t = iter.commonDtype.scalarType;
+      return types.includes(t) && run(op, iter, sc(t, ...args));
+    };
+  leaky_relu_stub.register("native", activation(ACT, PwOp.leakyRelu, (t, slope: Scalar) => scalars(coef(slope, t))));
+  elu_stub.register("native", activation(ACT, PwOp.elu, (t, alpha: Scalar, scale: Scalar, inputScale: Scalar) => scalars(...eluCoefs(t, alpha, scale, inputScale))));
+  softplus_stub.register("native", activation(ACT, PwOp.softplus, (t, beta: Scalar, threshold: Scalar) => scalars(coef(beta, t), coef(threshold, t))));
+  mish_stub.register("native", within(MISH, PwOp.mish));
+  hardsigmoid_stub.register("native", within(ACT, PwOp.hardsigmoid));
+  hardswish_stub.register("native", within(ACT, PwOp.hardswish));
+  leaky_relu_backward_stub.register("native", activation(ACT, PwOp.leakyReluBackward, (t, slope: Scalar) => scalars(coef(slope, t))));
+  hardtanh_backward_stub.register("native", activation(MISH, PwOp.hardtanhBackward, (t, min: Scalar, max: Scalar) => scalars(coef(min, t), coef(max, t))));
+  hardsigmoid_backward_stub.register("native", within(ACT, PwOp.hardsigmoidBackward));
+  elu_backward_stub.register("native", activation(ACT, PwOp.eluBackward, (t, alpha: Scalar, scale: Scalar, inputScale: Scalar, isResult: boolean) =>
+    scalars(...eluCoefs(t, alpha, scale, inputScale), isResult ? 1 : 0)));
+  softplus_backward_stub.register("native", activation(ACT, PwOp.softplusBackward, (t, beta: Scalar, threshold: Scalar) => scalars(coef(beta, t), coef(threshold, t))));
+  hardswish_backward_stub.register("native", within(ACT, PwOp.hardswishBackward));
+  mish_backward_stub.register("native", within(MISH, PwOp.mishBackward));
 
   // ---- the binary math ops (pointwise_binary_math.inc): every integer dtype, float and double where
   // the TS kernel takes them; the addon has no loop for the other dtypes (bool, float16, bfloat16), whose
