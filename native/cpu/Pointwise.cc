@@ -137,6 +137,7 @@ int arity(int op) {
   if (op <= kThreshold || op == kLerpScalar || (op >= kGeluBackwardErfVec && op <= kSiluBackward) || op == kMse) return 3;
   if (op >= kAddcmul && op <= kLerpTensor) return 4;
   if (op >= kLeakyReluBackward && op <= kMishBackward) return 3;
+  if (op >= kLogicalAnd && op <= kBitwiseXor) return 3;
   return 2;
 }
 

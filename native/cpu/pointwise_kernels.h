@@ -47,6 +47,11 @@ enum Op : int {
   kLeakyRelu, kElu, kSoftplus, kMish, kHardsigmoid, kHardswish,
   // (out, a, b): their backward kernels, a and b in the TS kernel's input order
   kLeakyReluBackward, kHardtanhBackward, kHardsigmoidBackward, kEluBackward, kSoftplusBackward, kHardswishBackward, kMishBackward,
+  // (out, a, b): logical ops (out is bool; an operand is true when nonzero, NaN included) and bitwise
+  // ops (out in the operands' dtype: the integer types and bool)
+  kLogicalAnd, kLogicalOr, kLogicalXor, kBitwiseAnd, kBitwiseOr, kBitwiseXor,
+  // (out, a): logical_not (out is bool), bitwise_not
+  kLogicalNot, kBitwiseNot,
   kNumOps
 };
 

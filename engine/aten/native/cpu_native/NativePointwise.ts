@@ -20,6 +20,7 @@
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   flip_stub (flip): the same copy with self read backwards along the flipped dims
+//   logical_and/or/xor/not (bool out, every dtype above), bitwise_and/or/xor/not (the integer types, bool)
 //   the activations leaky_relu, elu (selu, celu), softplus, hardsigmoid, hardswish (float32, float64,
 //     bfloat16 in float) and mish (float32, float64), and the backward kernels of those and of hardtanh
 //     (pointwise_activation.inc): float32 and bfloat16 the TS kernels' bits, float64 within the last bits
@@ -31,7 +32,7 @@
 //     erf, addcmul, addcdiv, lerp, and gelu, gelu_backward, silu_backward and pow, whose strided and
 //     tanh forms (silu_backward: all) round every step to bfloat16 as PyTorch's scalar_t arithmetic does
 
-import { ScalarType, isFloatingType } from "../../../c10/ScalarType.js";
+import { ScalarType, isFloatingType, isIntegralType } from "../../../c10/ScalarType.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { typedView, readNumber, type TypedView } from "../../../c10/ElementAccess.js";
 import type { TensorImpl } from "../../../c10/TensorImpl.js";
@@ -41,6 +42,8 @@ import { toCommon } from "../Loops.js";
 import { add_stub, mul_stub } from "../BinaryOps.js";
 import { maximum_stub, minimum_stub } from "../binary/MaxMin.js";
 import { eq_stub, ne_stub, lt_stub, le_stub, gt_stub, ge_stub } from "../binary/Compare.js";
+import { logical_and_stub, logical_or_stub, logical_xor_stub } from "../binary/Logical.js";
+import { bitwise_and_stub, bitwise_or_stub, bitwise_xor_stub } from "../binary/Bitwise.js";
 import { addcmul_stub, addcdiv_stub } from "../binary/PointwiseOps.js";
 import { lerp_kernel_scalar_weight, lerp_kernel_tensor_weight } from "../binary/Lerp.js";
 import { pow_tensor_scalar_stub, pow_tensor_tensor_stub } from "../binary/Pow.js";
@@ -53,7 +56,7 @@ import { index_add_stub } from "../index/IndexAdd.js";
 import {
   neg_stub, abs_stub, sqrt_stub, rsqrt_stub, reciprocal_stub, exp_stub, log_stub, tanh_stub, sigmoid_stub, sin_stub, cos_stub, erf_stub,
   floor_stub, ceil_stub, trunc_stub, round_stub, frac_stub, sign_stub, log1p_stub, expm1_stub, log2_stub, log10_stub, exp2_stub,
-  sinh_stub, cosh_stub, tan_stub, asin_stub, acos_stub, atan_stub,
+  sinh_stub, cosh_stub, tan_stub, asin_stub, acos_stub, atan_stub, logical_not_stub, bitwise_not_stub,
 } from "../unary/UnaryOpsKernel.js";
 import {
   clamp_scalar_stub, clamp_min_scalar_stub, clamp_max_scalar_stub, maximum_stub as clamp_maximum_stub, minimum_stub as clamp_minimum_stub,
@@ -87,6 +90,7 @@ export const PwOp = {
   powScalarAny: 71,
   leakyRelu: 72, elu: 73, softplus: 74, mish: 75, hardsigmoid: 76, hardswish: 77,
   leakyReluBackward: 78, hardtanhBackward: 79, hardsigmoidBackward: 80, eluBackward: 81, softplusBackward: 82, hardswishBackward: 83, mishBackward: 84,
+  logicalAnd: 85, logicalOr: 86, logicalXor: 87, bitwiseAnd: 88, bitwiseOr: 89, bitwiseXor: 90, logicalNot: 91, bitwiseNot: 92,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -173,14 +177,15 @@ function arityOf(op: number): number {
   if (op <= PwOp.threshold || op === PwOp.lerpScalar || (op >= PwOp.geluBackwardErfVec && op <= PwOp.siluBackward) || op === PwOp.mse) return 2;
   if (op >= PwOp.addcmul && op <= PwOp.lerpTensor) return 3;
   if (op >= PwOp.leakyReluBackward && op <= PwOp.mishBackward) return 2;
+  if (op >= PwOp.logicalAnd && op <= PwOp.bitwiseXor) return 2;
   return 1;
 }
 
 export function registerPointwiseKernels(addon: NativeAddon): void {
   registerReductionKernels(addon);
   /** op over the iterator's output and its first `arity` inputs; out in outType (default: the common dtype). */
-  const run = (op: number, iter: TensorIterator, sc: Float64Array, outType?: ScalarType): boolean => {
-    const t = iter.commonDtype.scalarType;
+  const run = (op: number, iter: TensorIterator, sc: Float64Array, outType?: ScalarType, inType?: ScalarType): boolean => {
+    const t = inType ?? iter.commonDtype.scalarType;
     if (!NATIVE_DTYPES.has(t) || iter.numel() < nativeSizePolicy.minNumel) return false;
     const arity = arityOf(op);
     if (iter.inputs.length < arity) return false;
@@ -240,6 +245,17 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   le_stub.register("native", compare(PwOp.le));
   gt_stub.register("native", compare(PwOp.gt));
   ge_stub.register("native", compare(PwOp.ge));
+  // logical ops (bool out; comparison_op's inputs in their common dtype) and bitwise ops (the integer
+  // types and bool; floats get the TS kernels' error). logical_not reads its input in its own dtype
+  logical_and_stub.register("native", compare(PwOp.logicalAnd));
+  logical_or_stub.register("native", compare(PwOp.logicalOr));
+  logical_xor_stub.register("native", compare(PwOp.logicalXor));
+  logical_not_stub.register("native", (iter) => iter.inputs.length === 1 && run(PwOp.logicalNot, iter, scalars(), Bool, iter.inputs[0].dtype.scalarType));
+  const bitwise = (op: number) => (iter: TensorIterator) => isIntegralType(iter.commonDtype.scalarType, true) && run(op, iter, scalars());
+  bitwise_and_stub.register("native", bitwise(PwOp.bitwiseAnd));
+  bitwise_or_stub.register("native", bitwise(PwOp.bitwiseOr));
+  bitwise_xor_stub.register("native", bitwise(PwOp.bitwiseXor));
+  bitwise_not_stub.register("native", bitwise(PwOp.bitwiseNot));
   threshold_stub.register("native", (iter, threshold, value) => {
     const t = iter.commonDtype.scalarType;
     if (!REAL_AND_BFLOAT16.includes(t)) return false;
