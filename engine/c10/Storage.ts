@@ -116,12 +116,18 @@ export class Storage {
     return this.dataPtr_.address;
   }
 
-  /** Grows the storage in place (resize_), keeping its bytes; every view sees the new memory. */
+  /**
+   * Grows the storage in place (resize_), keeping its bytes; every view sees the new memory. The bytes
+   * past the old ones are undefined, as in PyTorch; an empty storage (at::empty({0}) that an out=
+   * kernel resizes: abs, logical_not, every functional op written through its .out) gets
+   * uninitialised memory, as its output would from the TensorIterator: zeroing a fresh 4 MB block
+   * made abs of 2^20 floats 0.69 ms against neg's 0.17.
+   */
   resize(nbytes: number): void {
     if (this.released_) throw new RuntimeError(STORAGE_RELEASED);
     if (!this.resizable) throw new RuntimeError("Trying to resize storage that is not resizable");
     if (nbytes === this.nbytes_) return;
-    const fresh = this.allocator.allocate(nbytes);
+    const fresh = this.allocator.allocate(nbytes, this.nbytes_ === 0);
     if (fresh.buffer && this.hasData()) {
       const n = Math.min(nbytes, this.nbytes_);
       new Uint8Array(fresh.buffer).set(new Uint8Array(this.buffer(), 0, n));
