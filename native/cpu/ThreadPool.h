@@ -20,10 +20,10 @@ bool in_parallel_region();
 
 void parallel_for(int64_t begin, int64_t end, int64_t grain_size, const std::function<void(int64_t, int64_t)>& f);
 
-// parallel_for in up to kChunksPerThread pieces per thread (each at least grain_size), taken by
-// whichever thread is free: a worker that wakes late (a busy machine) takes the pieces still left
-// instead of the caller waiting for its fixed half. For work whose result does not depend on the
-// split (pointwise rows, softmax rows, the sums' fixed blocks).
+// parallel_for in up to kChunksPerThread pieces per thread (each at least grain_size): each thread
+// takes its own contiguous run of pieces first, then the pieces another thread has not started (a
+// worker that wakes late, on a busy machine, costs the caller only those instead of its fixed half).
+// For work whose result does not depend on the split (pointwise rows, softmax rows, the sums' blocks).
 constexpr int kChunksPerThread = 4;
 void parallel_for_chunked(int64_t begin, int64_t end, int64_t grain_size, const std::function<void(int64_t, int64_t)>& f);
 

@@ -52,6 +52,8 @@ enum Op : int {
   kLogicalAnd, kLogicalOr, kLogicalXor, kBitwiseAnd, kBitwiseOr, kBitwiseXor,
   // (out, a): logical_not (out is bool), bitwise_not
   kLogicalNot, kBitwiseNot,
+  // (out, a): nan_to_num, s = [nan, posinf, neginf] already in the dtype (float32, float64)
+  kNanToNum,
   kNumOps
 };
 

@@ -20,6 +20,7 @@
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   flip_stub (flip): the same copy with self read backwards along the flipped dims
+//   nan_to_num: float32, float64
 //   logical_and/or/xor/not (bool out, every dtype above), bitwise_and/or/xor/not (the integer types, bool)
 //   the activations leaky_relu, elu (selu, celu), softplus, hardsigmoid, hardswish (float32, float64,
 //     bfloat16 in float) and mish (float32, float64), and the backward kernels of those and of hardtanh
@@ -56,7 +57,8 @@ import { index_add_stub } from "../index/IndexAdd.js";
 import {
   neg_stub, abs_stub, sqrt_stub, rsqrt_stub, reciprocal_stub, exp_stub, log_stub, tanh_stub, sigmoid_stub, sin_stub, cos_stub, erf_stub,
   floor_stub, ceil_stub, trunc_stub, round_stub, frac_stub, sign_stub, log1p_stub, expm1_stub, log2_stub, log10_stub, exp2_stub,
-  sinh_stub, cosh_stub, tan_stub, asin_stub, acos_stub, atan_stub, logical_not_stub, bitwise_not_stub,
+  sinh_stub, cosh_stub, tan_stub, asin_stub, acos_stub, atan_stub, logical_not_stub, bitwise_not_stub, nan_to_num_stub,
+  nanToNumReplacements,
 } from "../unary/UnaryOpsKernel.js";
 import {
   clamp_scalar_stub, clamp_min_scalar_stub, clamp_max_scalar_stub, maximum_stub as clamp_maximum_stub, minimum_stub as clamp_minimum_stub,
@@ -91,6 +93,7 @@ export const PwOp = {
   leakyRelu: 72, elu: 73, softplus: 74, mish: 75, hardsigmoid: 76, hardswish: 77,
   leakyReluBackward: 78, hardtanhBackward: 79, hardsigmoidBackward: 80, eluBackward: 81, softplusBackward: 82, hardswishBackward: 83, mishBackward: 84,
   logicalAnd: 85, logicalOr: 86, logicalXor: 87, bitwiseAnd: 88, bitwiseOr: 89, bitwiseXor: 90, logicalNot: 91, bitwiseNot: 92,
+  nanToNum: 93,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -296,6 +299,11 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   asin_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.asin));
   acos_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.acos));
   atan_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.atan));
+  // nan_to_num: float32 and float64 (float16 stays in TypeScript), the replacements as the TS kernel makes them
+  nan_to_num_stub.register("native", (iter, nan, posinf, neginf) => {
+    const t = iter.commonDtype.scalarType;
+    return (t === Float || t === Double) && run(PwOp.nanToNum, iter, scalars(...nanToNumReplacements(t, nan, posinf, neginf)));
+  });
   // mse_loss's (a - b)^2: float32/float64 (float16, in float16 steps with a warning, stays in TypeScript)
   mse_stub.register("native", within([Float, Double], PwOp.mse));
   /** gelu and its backward: the tanh form, or erf (the vectorized one when every operand is contiguous: the TS kernel's and PyTorch's choice) */

@@ -171,12 +171,19 @@ const FLOAT_MAX: Partial<Record<ScalarType, number>> = {
 };
 
 export const nan_to_num_stub = new DispatchStub<(iter: TensorIterator, nan: number | null, posinf: number | null, neginf: number | null) => void>("nan_to_num_stub", REF);
+/**
+ * nan_to_num's replacements for NaN, +inf and -inf in dtype t: static_cast<scalar_t> of the given ones
+ * (a value too large for the dtype becomes inf), the dtype's largest finite values by default.
+ */
+export function nanToNumReplacements(t: ScalarType, nan: number | null, posinf: number | null, neginf: number | null): [number, number, number] {
+  const r = (v: number) => roundToScalarType(t, v);
+  return [r(nan ?? 0), posinf === null ? FLOAT_MAX[t]! : r(posinf), neginf === null ? -FLOAT_MAX[t]! : r(neginf)];
+}
+
 nan_to_num_stub.register("ts", (iter, nan, posinf, neginf) => {
   const t = iter.commonDtype.scalarType;
   AT_DISPATCH("nan_to_num", t, FLOATING_TYPES_AND_HALF);
-  // static_cast<scalar_t>: a replacement too large for the dtype becomes inf
-  const r = (v: number) => roundToScalarType(t, v);
-  const nanR = r(nan ?? 0), posR = posinf === null ? FLOAT_MAX[t]! : r(posinf), negR = neginf === null ? -FLOAT_MAX[t]! : r(neginf);
+  const [nanR, posR, negR] = nanToNumReplacements(t, nan, posinf, neginf);
   cpu_kernel_unary(iter, { number: (a) => (Number.isNaN(a) ? nanR : a === Infinity ? posR : a === -Infinity ? negR : a) });
 });
 
