@@ -1,24 +1,21 @@
 // isnan, isinf, isfinite (aten/src/ATen/native/TensorCompare.cpp): a bool tensor laid out like self.
 //
-// PyTorch composes them from other ops: isnan is `self != self`, isinf `self.abs() == inf`,
-// isfinite `(self == self) * (self.abs() != inf)`, and integer tensors short-cut to zeros_like /
-// ones_like. Until the comparison ops exist here, the float cases evaluate the same predicate in one
-// pass over a bool-output iterator (so no DispatchStub of their own: PyTorch has none either).
+// PyTorch composes them from other ops, and so do these: isnan is `self != self` (only NaN is unequal
+// to itself), isinf `self.abs() == inf`, isfinite `(self == self) * (self.abs() != inf)`; integer and
+// bool tensors are never NaN or infinite and short-cut to zeros_like / ones_like. Each step is an
+// op call of its own (a trace shows isnan dispatching ne), so each runs the comparison kernels. The
+// temporaries are disposed as soon as they are used (PyTorch frees them when their refcount drops).
 
 import { bool, isIntegralType } from "../../../c10/ScalarType.js";
 import { empty_strided_impl, wrap } from "../../core/empty.js";
 import type { Tensor } from "../../core/Tensor.js";
-import { cpu_kernel_unary } from "../Loops.js";
 import { fill__Scalar } from "../../../generated/fill.js";
-import { build_unary, hasData } from "./UnaryIterator.js";
+import { ne_Tensor, ne_Scalar } from "../../../generated/ne.js";
+import { eq_Tensor, eq_Scalar } from "../../../generated/eq.js";
+import { abs_default } from "../../../generated/abs.js";
+import { mul_Tensor } from "../../../generated/mul.js";
 import { below_ADInplaceOrView } from "./Nested.js";
 import { preserve_format_strides } from "../OutputLayout.js";
-
-function predicate(self: Tensor, test: (x: number) => boolean): Tensor {
-  const iter = build_unary({ config: "force_boolean", inputs: [self], out: null, mode: "functional" });
-  if (hasData(iter)) cpu_kernel_unary(iter, { number: (x) => (test(x) ? 1 : 0) });
-  return iter.output;
-}
 
 /** zeros_like / ones_like(self, kBool, MemoryFormat::Preserve). */
 function boolLike(self: Tensor, value: boolean): Tensor {
@@ -27,15 +24,23 @@ function boolLike(self: Tensor, value: boolean): Tensor {
 }
 
 export function isnan(self: Tensor): Tensor {
-  return predicate(self, Number.isNaN);
+  return ne_Tensor.call(self, self) as Tensor;
 }
 
 export function isinf(self: Tensor): Tensor {
   if (isIntegralType(self.dtype.scalarType, true)) return boolLike(self, false);
-  return predicate(self, (x) => Math.abs(x) === Infinity);
+  const magnitude = abs_default.call(self) as Tensor;
+  const result = eq_Scalar.call(magnitude, Infinity) as Tensor;
+  magnitude.dispose();
+  return result;
 }
 
 export function isfinite(self: Tensor): Tensor {
   if (isIntegralType(self.dtype.scalarType, true)) return boolLike(self, true);
-  return predicate(self, Number.isFinite);
+  const notNan = eq_Tensor.call(self, self) as Tensor;
+  const magnitude = abs_default.call(self) as Tensor;
+  const notInf = ne_Scalar.call(magnitude, Infinity) as Tensor;
+  const result = mul_Tensor.call(notNan, notInf) as Tensor;
+  for (const t of [notNan, magnitude, notInf]) t.dispose();
+  return result;
 }
