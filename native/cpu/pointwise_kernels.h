@@ -54,6 +54,8 @@ enum Op : int {
   kLogicalNot, kBitwiseNot,
   // (out, a): nan_to_num, s = [nan, posinf, neginf] already in the dtype (float32, float64)
   kNanToNum,
+  // (out, a): pointwise_special.inc; logit: s[0] = eps (-1 for None)
+  kErfc, kErfinv, kLogit,
   kNumOps
 };
 

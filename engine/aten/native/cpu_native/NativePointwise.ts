@@ -11,12 +11,13 @@
 //   div, sqrt, rsqrt, reciprocal, exp, log, tanh, sigmoid, silu, sin, cos, erf, pow(Tensor, Scalar)
 //     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp, gelu (both approximations),
 //     gelu_backward, silu_backward, floor, ceil, trunc, round, frac (exact), log1p, expm1, log2, log10,
-//     exp2, sinh, cosh (double polynomials, vectorized), tan, asin, acos, atan (glibc): float32, float64
+//     exp2, sinh, cosh (double polynomials, vectorized), tan (glibc), asin, acos, atan (FDLIBM, as V8's
+//     Math functions, vectorized), erfc (glibc), erfinv (calc_erfinv), logit (eps): float32, float64
 //     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype; mse_loss's
 //     (a - b)^2: float32, float64
 //   remainder, fmod, div 'trunc' / 'floor', pow(Tensor, Tensor): the integer dtypes (a zero divisor
-//     raises ZeroDivisionError), float32, float64; atan2, hypot, copysign, fmax, fmin, xlogy and
-//     pow(Tensor, Scalar) for the other exponents (glibc's pow, atan2 and hypot): float32, float64
+//     raises ZeroDivisionError), float32, float64; atan2 (FDLIBM, vectorized), hypot, copysign, fmax, fmin, xlogy and
+//     pow(Tensor, Scalar) for the other exponents (glibc's pow and hypot): float32, float64
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   flip_stub (flip): the same copy with self read backwards along the flipped dims
@@ -58,7 +59,7 @@ import {
   neg_stub, abs_stub, sqrt_stub, rsqrt_stub, reciprocal_stub, exp_stub, log_stub, tanh_stub, sigmoid_stub, sin_stub, cos_stub, erf_stub,
   floor_stub, ceil_stub, trunc_stub, round_stub, frac_stub, sign_stub, log1p_stub, expm1_stub, log2_stub, log10_stub, exp2_stub,
   sinh_stub, cosh_stub, tan_stub, asin_stub, acos_stub, atan_stub, logical_not_stub, bitwise_not_stub, nan_to_num_stub,
-  nanToNumReplacements,
+  nanToNumReplacements, erfc_stub, erfinv_stub, logit_stub,
 } from "../unary/UnaryOpsKernel.js";
 import {
   clamp_scalar_stub, clamp_min_scalar_stub, clamp_max_scalar_stub, maximum_stub as clamp_maximum_stub, minimum_stub as clamp_minimum_stub,
@@ -93,7 +94,7 @@ export const PwOp = {
   leakyRelu: 72, elu: 73, softplus: 74, mish: 75, hardsigmoid: 76, hardswish: 77,
   leakyReluBackward: 78, hardtanhBackward: 79, hardsigmoidBackward: 80, eluBackward: 81, softplusBackward: 82, hardswishBackward: 83, mishBackward: 84,
   logicalAnd: 85, logicalOr: 86, logicalXor: 87, bitwiseAnd: 88, bitwiseOr: 89, bitwiseXor: 90, logicalNot: 91, bitwiseNot: 92,
-  nanToNum: 93,
+  nanToNum: 93, erfc: 94, erfinv: 95, logit: 96,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -299,6 +300,13 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   asin_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.asin));
   acos_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.acos));
   atan_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.atan));
+  erfc_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.erfc));
+  erfinv_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.erfinv));
+  // logit: eps as the TS kernel reads it (a NaN or negative eps, and None as -1, clamp nothing)
+  logit_stub.register("native", (iter, eps) => {
+    const e = Number(eps);
+    return FLOAT_AND_BFLOAT16.includes(iter.commonDtype.scalarType) && run(PwOp.logit, iter, scalars(Number.isNaN(e) ? -1 : e));
+  });
   // nan_to_num: float32 and float64 (float16 stays in TypeScript), the replacements as the TS kernel makes them
   nan_to_num_stub.register("native", (iter, nan, posinf, neginf) => {
     const t = iter.commonDtype.scalarType;
