@@ -1,7 +1,9 @@
-// The native asin, acos, atan, atan2, erfc, erfinv and logit (native/cpu/pointwise_special.inc) against the
+// The native asin, acos, atan, atan2, erf, erfc, erfinv and logit (native/cpu/pointwise_special.inc) against the
 // TypeScript kernels. asin/acos/atan/atan2 are FDLIBM's algorithms, V8's Math functions, computed
 // branch-free and vectorized: the same bits as the TS kernels for float64 too, and so for float32 and
-// bfloat16 (rounded once). erfc, erfinv and logit: float32 and bfloat16 the TS kernels' bits; float64
+// bfloat16 (rounded once). erf and erfc of float32 and bfloat16 are FDLIBM's s_erf.c branch-free with a
+// vectorized exp (the TS kernels' bits on every input here, across all of its ranges); erfinv and logit
+// give the TS kernels' float32 and bfloat16 bits; float64 erf/erfc/erfinv/logit call glibc and are
 // within the last bits (glibc's exp and log against V8's), bounds stated below.
 import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
@@ -131,16 +133,20 @@ describe("native asin, acos, atan, atan2 (FDLIBM, vectorized)", () => {
   });
 });
 
-describe("native erfc, erfinv, logit", () => {
+describe("native erf, erfc, erfinv, logit", () => {
   nativeIt("float32 and bfloat16: the TS kernels' bits; float64 within the stated bounds, on every unit", () => {
     torch.manual_seed(11);
     const wide = tensorOf(inputs("float64") as Float64Array);
     const unit = torch.rand(40000, { dtype: torch.float64 }).mul(2.2).sub(1.1); // erfinv's domain and beyond
     const inner = torch.rand(40000, { dtype: torch.float64 }).mul(1.98).sub(0.99);
     const prob = torch.rand(40000, { dtype: torch.float64 }); // logit's domain
-    // float64 bounds: erfc within 4 ulps (its tail multiplies two exps), erfinv within 8 on |y| <= 0.99
+    // float64 bounds: erf within 2 ulps, erfc within 4 (its tail multiplies two exps), erfinv within 8 on |y| <= 0.99
     // (Newton steps on erf and exp; nearer 1 erfinv magnifies their last bit further), logit within 2
+    const sweep = torch.linspace(-12, 12, 300001, { dtype: torch.float64 }); // every range of s_erf.c, densely
     const cases: [string, (t: torch.ScalarType | any) => torch.Tensor, number][] = [
+      ["erf", (d) => torch.erf(wide.to(d)), 2],
+      ["erf sweep", (d) => torch.erf(sweep.to(d)), 2],
+      ["erfc sweep", (d) => torch.erfc(sweep.to(d)), 4],
       ["erfc", (d) => torch.erfc(wide.to(d)), 4],
       ["erfc [-5.5, 5.5]", (d) => torch.erfc(unit.mul(5).to(d)), 4],
       ["erfinv", (d) => torch.erfinv(unit.to(d)), Infinity],

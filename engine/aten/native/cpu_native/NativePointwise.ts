@@ -12,7 +12,8 @@
 //     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp, gelu (both approximations),
 //     gelu_backward, silu_backward, floor, ceil, trunc, round, frac (exact), log1p, expm1, log2, log10,
 //     exp2, sinh, cosh (double polynomials, vectorized), tan (glibc), asin, acos, atan (FDLIBM, as V8's
-//     Math functions, vectorized), erfc (glibc), erfinv (calc_erfinv), logit (eps): float32, float64
+//     Math functions, vectorized), erf/erfc (float32: FDLIBM, vectorized; float64: glibc), erfinv
+//     (calc_erfinv), logit (eps): float32, float64
 //     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype; mse_loss's
 //     (a - b)^2: float32, float64
 //   remainder, fmod, div 'trunc' / 'floor', pow(Tensor, Tensor): the integer dtypes (a zero divisor
