@@ -13,6 +13,7 @@
 //   rng_random_from_to(state, out: BigInt64Array|Int32Array|Float32Array|Float64Array, off, n, range < 2^32, base) -> bool
 //   rng_randperm(state, out: BigInt64Array, off, n) -> bool
 //   rng_bernoulli(state, out: Float32Array|Float64Array|Uint8Array|Int8Array|Int16Array|Int32Array|BigInt64Array, off, n, p) -> bool
+//   rng_bernoulli_tensor(state, out (as rng_bernoulli), off, n, probs: Float32Array|Float64Array|Uint16Array (bfloat16), probsOff, kind) -> bool
 // off and n are in elements; out[off .. off+n) is written.
 #include "Random.h"
 
@@ -206,6 +207,67 @@ Napi::Value Bernoulli(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
+// bernoulli_tensor_cpu_kernel: one draw per element, each with its own probability, in element order:
+// float64 probabilities compare a 53-bit uniform (two words), float32 and bfloat16 ones a 24-bit uniform
+// (one word: bernoulli_distribution<float>). probs and out are contiguous; a probability outside [0, 1]
+// (or NaN) declines before any draw, so the TS kernel raises PyTorch's error with the state untouched.
+template <typename T>
+void bernoulli_tensor_into(Engine& e, T* d, const char* probs, int kind, int64_t n) {
+  if (kind == 1) {
+    const double* p = reinterpret_cast<const double*>(probs);
+    uniform01_double(e, n, [&](int64_t i, double u) { d[i] = u < p[i] ? T(1) : T(0); });
+    return;
+  }
+  auto prob = [probs, kind](int64_t i) {
+    if (kind == 0) return reinterpret_cast<const float*>(probs)[i];
+    const uint32_t bits = static_cast<uint32_t>(reinterpret_cast<const uint16_t*>(probs)[i]) << 16;  // bfloat16
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  };
+  e.generate(n, [&](int64_t i, uint32_t w) { d[i] = static_cast<float>(w & 0xffffffu) * TWO_POW_M24 < prob(i) ? T(1) : T(0); });
+}
+
+// (state, out, off, n, probs, probsOff, kind: 0 float32, 1 float64, 2 bfloat16) -> bool
+Napi::Value BernoulliTensor(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  uint32_t* st;
+  Out out, probs;
+  int64_t off, n;
+  if (!get_args(info, &st, &out, &off, &n) || !get_typed(env, info[4], &probs)) return Napi::Boolean::New(env, false);
+  const int64_t poff = info[5].As<Napi::Number>().Int64Value();
+  const int kind = info[6].As<Napi::Number>().Int32Value();
+  const napi_typedarray_type want = kind == 0 ? napi_float32_array : kind == 1 ? napi_float64_array : napi_uint16_array;
+  if (probs.type != want || poff < 0 || static_cast<uint64_t>(poff + n) > probs.length) return Napi::Boolean::New(env, false);
+  const size_t psize = kind == 0 ? 4 : kind == 1 ? 8 : 2;
+  const char* p = probs.data + poff * psize;
+  for (int64_t i = 0; i < n; ++i) {
+    double v;
+    if (kind == 0) v = reinterpret_cast<const float*>(p)[i];
+    else if (kind == 1) v = reinterpret_cast<const double*>(p)[i];
+    else {
+      const uint32_t bits = static_cast<uint32_t>(reinterpret_cast<const uint16_t*>(p)[i]) << 16;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      v = f;
+    }
+    if (!(v >= 0 && v <= 1)) return Napi::Boolean::New(env, false);
+  }
+  Engine e(st);
+  switch (out.type) {
+    case napi_float32_array: bernoulli_tensor_into(e, reinterpret_cast<float*>(out.data) + off, p, kind, n); break;
+    case napi_float64_array: bernoulli_tensor_into(e, reinterpret_cast<double*>(out.data) + off, p, kind, n); break;
+    case napi_uint8_array: bernoulli_tensor_into(e, reinterpret_cast<uint8_t*>(out.data) + off, p, kind, n); break;
+    case napi_int8_array: bernoulli_tensor_into(e, reinterpret_cast<int8_t*>(out.data) + off, p, kind, n); break;
+    case napi_int16_array: bernoulli_tensor_into(e, reinterpret_cast<int16_t*>(out.data) + off, p, kind, n); break;
+    case napi_int32_array: bernoulli_tensor_into(e, reinterpret_cast<int32_t*>(out.data) + off, p, kind, n); break;
+    case napi_bigint64_array: bernoulli_tensor_into(e, reinterpret_cast<int64_t*>(out.data) + off, p, kind, n); break;
+    default: return Napi::Boolean::New(env, false);
+  }
+  e.store();
+  return Napi::Boolean::New(env, true);
+}
+
 // normal_fill_AVX2: n uniforms, Box-Muller on each block of 16 (split over the thread pool: each
 // block depends only on its own 16 values), then the last 16 redrawn and transformed when n % 16 != 0.
 Napi::Value Normal(const Napi::CallbackInfo& info) {
@@ -318,6 +380,7 @@ void InitRandom(Napi::Env env, Napi::Object exports) {
   exports.Set("rng_random_from_to", Napi::Function::New(env, rnd::RandomFromTo));
   exports.Set("rng_randperm", Napi::Function::New(env, rnd::Randperm));
   exports.Set("rng_bernoulli", Napi::Function::New(env, rnd::Bernoulli));
+  exports.Set("rng_bernoulli_tensor", Napi::Function::New(env, rnd::BernoulliTensor));
 }
 
 }  // namespace glasstorch

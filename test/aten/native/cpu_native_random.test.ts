@@ -147,6 +147,36 @@ describe("native and TypeScript draw the same values and leave the same state", 
     expect(ran).toEqual(["bernoulli_scalar_stub:native"]);
   });
 
+  native("torch.bernoulli(probs) and bernoulli_(p_tensor): float32, float64, bfloat16 probabilities into every dtype it takes natively", () => {
+    for (const n of sizes) {
+      for (const pdtype of [torch.float32, torch.float64, torch.bfloat16]) {
+        const probs = () => torch.rand(n).to(pdtype); // (drawn after the seed: part of the stream both sides replay)
+        sameOnBoth(() => torch.bernoulli(probs()));
+        sameOnBoth(() => torch.cat([torch.bernoulli(probs()), torch.rand(5).to(pdtype)])); // the stream continues in TypeScript
+        for (const dtype of [torch.float64, torch.uint8, torch.int32, torch.int64, torch.bool]) {
+          sameOnBoth(() => torch.empty(n, { dtype }).bernoulli_(probs()));
+        }
+      }
+    }
+    const p = torch.rand(40, 30);
+    sameOnBoth(() => torch.bernoulli(p.t())); // (non-contiguous probabilities: the TS kernel)
+    sameOnBoth(() => torch.empty(40, 30).bernoulli_(torch.rand(30))); // (expanded probabilities: the TS kernel)
+    const ran = torch.trace.record(() => torch.bernoulli(p)).events.filter((e: any) => e.type === "kernel").map((e: any) => `${e.stub}:${e.impl}`);
+    expect(ran).toContain("bernoulli_tensor_stub:native");
+    // a probability outside [0, 1] declines before any draw: PyTorch's error, the state as the TS kernel leaves it
+    for (const impl of ["native", "ts"] as const) {
+      expect(() => under(impl, () => torch.bernoulli(torch.tensor([0.5, 1.5])))).toThrow("Expected p_in >= 0 && p_in <= 1 to be true");
+    }
+    sameOnBoth(() => {
+      try {
+        torch.bernoulli(torch.tensor([0.25, NaN, 0.5]));
+      } catch {
+        /* both sides raise here; the draws after it must match */
+      }
+      return torch.rand(10);
+    });
+  });
+
   native("non-contiguous and offset outputs", () => {
     // a transposed tensor takes the element-by-element path; a contiguous narrow() writes at its storage offset
     sameOnBoth(() => torch.empty(40, 30).t().uniform_());

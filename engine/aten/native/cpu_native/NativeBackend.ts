@@ -84,6 +84,8 @@ export interface NativeAddon {
   rng_randperm(state: Uint32Array, out: BigInt64Array, off: number, n: number): boolean;
   /** bernoulli_scalar_kernel's draws (one 53-bit uniform per element, 1 below p) into a contiguous window. */
   rng_bernoulli(state: Uint32Array, out: ArrayBufferView, off: number, n: number, p: number): boolean;
+  /** kind: 0 float32, 1 float64, 2 bfloat16 probabilities (contiguous, from probsOff); false for a p outside [0, 1]. */
+  rng_bernoulli_tensor(state: Uint32Array, out: ArrayBufferView, off: number, n: number, probs: ArrayBufferView, probsOff: number, kind: number): boolean;
   /** native/cpu/Bmm.cc: a batched GEMM in one call (NativeBmm.ts); meta = [batch, m, n, k, alpha, beta, per operand a, b, c: offset, batch/row/column strides]. */
   bmm(dtype: number, meta: Float64Array, a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView): boolean;
   // native/cpu/Ops2.cc (NativeOps2.ts): false declines
