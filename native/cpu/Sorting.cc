@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "Half.h"
-#include "Loops.h"
+#include "Lanes.h"
 #include "ThreadPool.h"
 #include "TypedArg.h"
 
@@ -35,70 +35,25 @@ namespace {
 // ScalarType codes (c10/ScalarType.ts)
 enum DType { kByte = 0, kChar = 1, kShort = 2, kInt = 3, kLong = 4, kHalf = 5, kFloat = 6, kDouble = 7, kBool = 11, kBFloat16 = 15 };
 
-struct Lanes {
-  int ndim = 0;
-  int dim = 0;
-  int64_t sizes[kMaxDims];
-  int64_t offset[3];
-  int64_t strides[3][kMaxDims];  // elements: values, indices, self
-  int64_t count = 1;              // lanes
-  // the first element of lane `lane` of operand k (row-major over the dims other than dim)
-  int64_t base(int k, int64_t lane) const {
-    int64_t o = offset[k];
-    for (int d = ndim - 1; d >= 0; --d) {
-      if (d == dim) continue;
-      o += (lane % sizes[d]) * strides[k][d];
-      lane /= sizes[d];
-    }
-    return o;
-  }
-};
-
-bool read_lanes(const Typed& m, Lanes& l) {
-  const double* q = reinterpret_cast<const double*>(m.data);
-  if (m.length < 2) return false;
-  l.ndim = static_cast<int>(q[0]);
-  if (l.ndim < 1 || l.ndim > kMaxDims || m.length < 2 + l.ndim + 3 * (1 + l.ndim)) return false;
-  for (int d = 0; d < l.ndim; ++d) l.sizes[d] = static_cast<int64_t>(q[1 + d]);
-  l.dim = static_cast<int>(q[1 + l.ndim]);
-  if (l.dim < 0 || l.dim >= l.ndim) return false;
-  const double* p = q + 2 + l.ndim;
-  for (int k = 0; k < 3; ++k) {
-    l.offset[k] = static_cast<int64_t>(*p++);
-    for (int d = 0; d < l.ndim; ++d) l.strides[k][d] = static_cast<int64_t>(*p++);
-  }
-  for (int d = 0; d < l.ndim; ++d)
-    if (d != l.dim) l.count *= l.sizes[d];
-  return true;
-}
-
-// Whether operand k's elements (its size along dim: n) stay inside an array of `length` elements.
-bool inside(const Lanes& l, int k, int64_t n, int64_t length) {
-  int64_t lo = l.offset[k], hi = l.offset[k];
-  for (int d = 0; d < l.ndim; ++d) {
-    const int64_t size = d == l.dim ? n : l.sizes[d];
-    if (size == 0) return true;
-    (l.strides[k][d] >= 0 ? hi : lo) += l.strides[k][d] * (size - 1);
-  }
-  return lo >= 0 && hi < length;
-}
-
 // ---- sort: the keys ----
 
+// Written without branches (selects GCC turns into cmov): the sign of random data mispredicts a branch
+// every other element, which doubled median's selection time.
 inline uint32_t float_key(float x) {
   uint32_t u;
   std::memcpy(&u, &x, 4);
-  if (x != x) return 0xffffffffu;  // every NaN: one key, above +inf's
-  if (u == 0x80000000u) u = 0;     // -0 == 0
-  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+  u = u == 0x80000000u ? 0u : u;                                                     // -0 == 0
+  const uint32_t key = u ^ (static_cast<uint32_t>(static_cast<int32_t>(u) >> 31) | 0x80000000u);  // negative: ~u
+  return x != x ? 0xffffffffu : key;                                                 // every NaN: one key, above +inf's
 }
 
 inline uint64_t double_key(double x) {
   uint64_t u;
   std::memcpy(&u, &x, 8);
-  if (x != x) return ~uint64_t(0);
-  if (u == (uint64_t(1) << 63)) u = 0;
-  return (u >> 63) ? ~u : (u | (uint64_t(1) << 63));
+  constexpr uint64_t kSign = uint64_t(1) << 63;
+  u = u == kSign ? 0 : u;
+  const uint64_t key = u ^ (static_cast<uint64_t>(static_cast<int64_t>(u) >> 63) | kSign);
+  return x != x ? ~uint64_t(0) : key;
 }
 
 template <typename T>
@@ -224,6 +179,185 @@ void topk_lanes_typed(const Lanes& l, int64_t k, bool largest, bool sorted, T* v
   });
 }
 
+// ---- median / nanmedian: a selection, not a sort ----
+
+template <typename T>
+inline bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<T>) return x != x;
+  else if constexpr (std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) return x.to_float() != x.to_float();
+  else return false;
+}
+
+// The position (in keys' order) of the k-th smallest element under (key, position): std::nth_element finds
+// the k-th key; the elements sharing it (equal values: the same bits but for -0/0 and NaN payloads) keep
+// their index order, so the k-th overall is the (k - #smaller)-th of them by position. `scratch` has n keys.
+template <typename K>
+int64_t kth_position(const K* keys, K* scratch, int64_t n, int64_t k) {
+  std::memcpy(scratch, keys, static_cast<size_t>(n) * sizeof(K));
+  std::nth_element(scratch, scratch + k, scratch + n);
+  const K kth = scratch[k];
+  int64_t equal_before = 0;  // of scratch[0, k), all <= kth: those equal to it come before it in the order
+  for (int64_t i = 0; i < k; ++i) equal_before += scratch[i] == kth;
+  for (int64_t i = 0; i < n; ++i)
+    if (keys[i] == kth && equal_before-- == 0) return i;
+  return k;  // unreachable: kth is one of keys
+}
+
+// The TS kernel's medianIndex on one lane whose keys are written (and NaNs counted): median returns the
+// first NaN, nanmedian the k-th with k = (n - nans - 1) / 2 (NaNs are the largest keys, so counting them
+// in changes nothing; all NaN: k = 0, the first NaN).
+template <typename T, typename K>
+int64_t median_position(const T* x, int64_t stride, int64_t n, bool ignore_nan, K* keys, K* scratch) {
+  int64_t nans = 0, first_nan = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    const T v = x[i * stride];
+    keys[i] = sort_key(v);
+    if (is_nan(v)) {
+      if (first_nan < 0) first_nan = i;
+      ++nans;
+    }
+  }
+  if (!ignore_nan && nans > 0) return first_nan;
+  return kth_position(keys, scratch, n, (n - nans - 1) / 2);
+}
+
+template <typename T>
+void median_lanes_typed(const Lanes& l, bool ignore_nan, T* values, int64_t* indices, const T* self) {
+  using K = decltype(sort_key(T{}));
+  const int64_t n = l.n(), ss = l.strides[2][l.dim];
+  const int64_t grain = std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(n, 1));
+  parallel_for(0, l.count, grain, [&](int64_t b, int64_t e) {
+    std::vector<K> keys(static_cast<size_t>(n)), scratch(static_cast<size_t>(n));
+    for (int64_t lane = b; lane < e; ++lane) {
+      const T* x = self + l.base(2, lane);
+      const int64_t at = median_position(x, ss, n, ignore_nan, keys.data(), scratch.data());
+      values[l.base(0, lane)] = x[at * ss];
+      indices[l.base(1, lane)] = at;
+    }
+  });
+}
+
+// The median's position among n contiguous elements: rank k = (n - nans - 1) / 2 under (key, position)
+// for nanmedian, (n - 1) / 2 for median without NaN, -1 for median with one (the first NaN is its
+// result; the caller finds it). Without an n-key copy: a radix select. One pass on the pool counts the keys' top 16 bits (each chunk
+// its own histogram), the bucket holding rank k is found in the sums, a second pass gathers that
+// bucket's (key, position) pairs (for randn input a handful), and std::nth_element on the pairs finishes.
+// The NaNs are counted from the histogram: the top bucket holds every NaN's key and nothing else.
+template <typename T>
+int64_t median_select(const T* x, int64_t n, bool ignore_nan) {
+  using K = decltype(sort_key(T{}));
+  constexpr int kShift = static_cast<int>(sizeof(K)) * 8 - 16;  // (keys are 32 or 64 bits)
+  constexpr int64_t kBuckets = int64_t(1) << 16;
+  const int64_t chunk = std::max<int64_t>(GRAIN_SIZE * 4, (n + 63) / 64);  // at most 64 histograms
+  const int64_t chunks = (n + chunk - 1) / chunk;
+  std::vector<uint32_t> hist(static_cast<size_t>(chunks * kBuckets), 0);
+  parallel_for(0, chunks, 1, [&](int64_t cb, int64_t ce) {
+    for (int64_t c = cb; c < ce; ++c) {
+      uint32_t* h = hist.data() + c * kBuckets;
+      for (int64_t i = c * chunk, e = std::min(n, i + chunk); i < e; ++i) ++h[sort_key(x[i]) >> kShift];
+    }
+  });
+  const auto total = [&](int64_t bucket) {
+    int64_t count = 0;
+    for (int64_t c = 0; c < chunks; ++c) count += hist[static_cast<size_t>(c * kBuckets + bucket)];
+    return count;
+  };
+  const int64_t nans = std::is_floating_point_v<T> || std::is_same_v<T, bf16_t> ? total(kBuckets - 1) : 0;
+  if (nans > 0 && !ignore_nan) return -1;
+  const int64_t k = (n - nans - 1) / 2;
+  int64_t below = 0, bucket = 0;
+  for (;; ++bucket) {
+    const int64_t count = total(bucket);
+    if (below + count > k) break;
+    below += count;
+  }
+  std::vector<std::vector<std::pair<K, int64_t>>> found(static_cast<size_t>(chunks));
+  parallel_for(0, chunks, 1, [&](int64_t cb, int64_t ce) {
+    for (int64_t c = cb; c < ce; ++c)
+      for (int64_t i = c * chunk, e = std::min(n, i + chunk); i < e; ++i) {
+        const K key = sort_key(x[i]);
+        if (static_cast<int64_t>(key >> kShift) == bucket) found[static_cast<size_t>(c)].push_back({key, i});
+      }
+  });
+  std::vector<std::pair<K, int64_t>> in_bucket;
+  for (auto& f : found) in_bucket.insert(in_bucket.end(), f.begin(), f.end());
+  // (key, position) pairs are all distinct: their order is the TS kernel's (value, index) order
+  std::nth_element(in_bucket.begin(), in_bucket.begin() + (k - below), in_bucket.end());
+  return in_bucket[static_cast<size_t>(k - below)].second;
+}
+
+// median of all n contiguous elements (the TS kernel's medianIndex over the flattened self)
+template <typename T>
+void median_all_typed(bool ignore_nan, const T* x, int64_t n, T* result) {
+  using K = decltype(sort_key(T{}));
+  if (n <= 4 * GRAIN_SIZE) {  // a small self: one lane
+    std::vector<K> keys(static_cast<size_t>(n)), scratch(static_cast<size_t>(n));
+    *result = x[median_position(x, 1, n, ignore_nan, keys.data(), scratch.data())];
+    return;
+  }
+  int64_t at = median_select(x, n, ignore_nan);
+  if (at < 0) {  // median with a NaN: the first NaN
+    at = 0;
+    while (!is_nan(x[at])) ++at;
+  }
+  *result = x[at];
+}
+
+// ---- mode: TensorCompareKernel.cpp's mode_kernel ----
+
+// Each lane's (value, index) pairs through libstdc++'s std::sort by value alone (so which index of a tied
+// run lands last is that sort's, as in PyTorch and the TS kernel's StdAlgorithms.ts), then the longest run
+// of equal values, the first (smallest) on a tie in length, with the index of the run's last element.
+// float16/bfloat16 compare as float (the same order).
+template <typename T>
+void mode_lanes_typed(const Lanes& l, T* values, int64_t* indices, const T* self) {
+  using V = std::conditional_t<std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>, float, T>;
+  const int64_t n = l.n(), ss = l.strides[2][l.dim];
+  const int64_t grain = std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(n, 1));
+  parallel_for(0, l.count, grain, [&](int64_t b, int64_t e) {
+    std::vector<std::pair<V, int64_t>> el(static_cast<size_t>(n));
+    for (int64_t lane = b; lane < e; ++lane) {
+      const T* x = self + l.base(2, lane);
+      for (int64_t i = 0; i < n; ++i) {
+        if constexpr (std::is_same_v<V, T>) el[static_cast<size_t>(i)] = {x[i * ss], i};
+        else el[static_cast<size_t>(i)] = {x[i * ss].to_float(), i};
+      }
+      std::sort(el.begin(), el.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
+      int64_t mode_at = 0, run = 0, max_run = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        ++run;
+        if (i == n - 1 || el[static_cast<size_t>(i)].first != el[static_cast<size_t>(i + 1)].first) {
+          if (run > max_run) {
+            mode_at = el[static_cast<size_t>(i)].second;
+            max_run = run;
+          }
+          run = 0;
+        }
+      }
+      values[l.base(0, lane)] = x[mode_at * ss];  // the run's last pair holds this element's value
+      indices[l.base(1, lane)] = mode_at;
+    }
+  });
+}
+
+// Calls f(T{}) with the element type of `dtype` (bool as its byte; float16 and bfloat16 only when
+// `halves`); false for the others.
+template <typename F>
+bool with_element_type(int dtype, bool halves, const F& f) {
+  switch (dtype) {
+    case kByte: case kBool: f(uint8_t{}); return true;
+    case kChar: f(int8_t{}); return true;
+    case kShort: f(int16_t{}); return true;
+    case kInt: f(int32_t{}); return true;
+    case kLong: f(int64_t{}); return true;
+    case kFloat: f(float{}); return true;
+    case kDouble: f(double{}); return true;
+    case kHalf: if (!halves) return false; f(half_t{}); return true;
+    case kBFloat16: if (!halves) return false; f(bf16_t{}); return true;
+    default: return false;
+  }
+}
+
 bool arrays(const Napi::CallbackInfo& info, int first, Typed& meta, Typed& values, Typed& indices, Typed& self) {
   Napi::Env env = info.Env();
   return typed(env, info[first], &meta) && meta.type == napi_float64_array && typed(env, info[first + 1], &values) && typed(env, info[first + 2], &indices) &&
@@ -238,9 +372,9 @@ Napi::Value SortLanes(const Napi::CallbackInfo& info) {
   const int dtype = info[0].As<Napi::Number>().Int32Value();
   const bool descending = info[1].As<Napi::Boolean>().Value();
   Lanes l;
-  if (!read_lanes(m, l)) return Napi::Boolean::New(env, false);
+  if (!read_lanes(m, 3, l)) return Napi::Boolean::New(env, false);
   const int64_t n = l.sizes[l.dim];
-  if (!inside(l, 0, n, v.length) || !inside(l, 1, n, ix.length) || !inside(l, 2, n, x.length)) return Napi::Boolean::New(env, false);
+  if (!lanes_inside(l, 0, n, v.length) || !lanes_inside(l, 1, n, ix.length) || !lanes_inside(l, 2, n, x.length)) return Napi::Boolean::New(env, false);
   int64_t* indices = reinterpret_cast<int64_t*>(ix.data);
   switch (dtype) {
     case kByte: case kBool: sort_lanes_typed<uint8_t>(l, descending, reinterpret_cast<uint8_t*>(v.data), indices, reinterpret_cast<const uint8_t*>(x.data)); break;
@@ -267,9 +401,9 @@ Napi::Value TopkLanes(const Napi::CallbackInfo& info) {
   const bool largest = info[2].As<Napi::Boolean>().Value();
   const bool sorted = info[3].As<Napi::Boolean>().Value();
   Lanes l;
-  if (!read_lanes(m, l)) return Napi::Boolean::New(env, false);
+  if (!read_lanes(m, 3, l)) return Napi::Boolean::New(env, false);
   const int64_t n = l.sizes[l.dim];
-  if (k < 1 || k > n || !inside(l, 0, k, v.length) || !inside(l, 1, k, ix.length) || !inside(l, 2, n, x.length)) return Napi::Boolean::New(env, false);
+  if (k < 1 || k > n || !lanes_inside(l, 0, k, v.length) || !lanes_inside(l, 1, k, ix.length) || !lanes_inside(l, 2, n, x.length)) return Napi::Boolean::New(env, false);
   int64_t* indices = reinterpret_cast<int64_t*>(ix.data);
   switch (dtype) {
     case kByte: topk_lanes_typed<uint8_t>(l, k, largest, sorted, reinterpret_cast<uint8_t*>(v.data), indices, reinterpret_cast<const uint8_t*>(x.data)); break;
@@ -284,11 +418,67 @@ Napi::Value TopkLanes(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
+// median_lanes(dtype, ignoreNan, meta, values, indices, self): values and indices have 1 element along dim
+Napi::Value MedianLanes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Typed m, v, ix, x;
+  if (info.Length() < 6 || !arrays(info, 2, m, v, ix, x)) return Napi::Boolean::New(env, false);
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  const bool ignore_nan = info[1].As<Napi::Boolean>().Value();
+  Lanes l;
+  if (!read_lanes(m, 3, l) || l.n() < 1) return Napi::Boolean::New(env, false);
+  if (!lanes_inside(l, 0, 1, v.length) || !lanes_inside(l, 1, 1, ix.length) || !lanes_inside(l, 2, l.n(), x.length)) return Napi::Boolean::New(env, false);
+  int64_t* indices = reinterpret_cast<int64_t*>(ix.data);
+  const bool ok = with_element_type(dtype, true, [&](auto t) {
+    using T = decltype(t);
+    median_lanes_typed<T>(l, ignore_nan, reinterpret_cast<T*>(v.data), indices, reinterpret_cast<const T*>(x.data));
+  });
+  return Napi::Boolean::New(env, ok);
+}
+
+// median_all(dtype, ignoreNan, self, offset, n, result, resultOffset): the median of n contiguous elements
+Napi::Value MedianAll(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Typed x, r;
+  if (info.Length() < 7 || !typed(env, info[2], &x) || !typed(env, info[5], &r) || x.itemsize != r.itemsize) return Napi::Boolean::New(env, false);
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  const bool ignore_nan = info[1].As<Napi::Boolean>().Value();
+  const int64_t offset = static_cast<int64_t>(info[3].As<Napi::Number>().DoubleValue());
+  const int64_t n = static_cast<int64_t>(info[4].As<Napi::Number>().DoubleValue());
+  const int64_t at = static_cast<int64_t>(info[6].As<Napi::Number>().DoubleValue());
+  if (n < 1 || offset < 0 || offset + n > x.length || at < 0 || at >= r.length) return Napi::Boolean::New(env, false);
+  const bool ok = with_element_type(dtype, true, [&](auto t) {
+    using T = decltype(t);
+    median_all_typed<T>(ignore_nan, reinterpret_cast<const T*>(x.data) + offset, n, reinterpret_cast<T*>(r.data) + at);
+  });
+  return Napi::Boolean::New(env, ok);
+}
+
+// mode_lanes(dtype, meta, values, indices, self): values and indices have 1 element along dim
+Napi::Value ModeLanes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Typed m, v, ix, x;
+  if (info.Length() < 5 || !arrays(info, 1, m, v, ix, x)) return Napi::Boolean::New(env, false);
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  Lanes l;
+  if (!read_lanes(m, 3, l) || l.n() < 1) return Napi::Boolean::New(env, false);
+  if (!lanes_inside(l, 0, 1, v.length) || !lanes_inside(l, 1, 1, ix.length) || !lanes_inside(l, 2, l.n(), x.length)) return Napi::Boolean::New(env, false);
+  int64_t* indices = reinterpret_cast<int64_t*>(ix.data);
+  const bool ok = with_element_type(dtype, true, [&](auto t) {
+    using T = decltype(t);
+    mode_lanes_typed<T>(l, reinterpret_cast<T*>(v.data), indices, reinterpret_cast<const T*>(x.data));
+  });
+  return Napi::Boolean::New(env, ok);
+}
+
 }  // namespace
 
 void InitSorting(Napi::Env env, Napi::Object exports) {
   exports.Set("sort_lanes", Napi::Function::New(env, SortLanes));
   exports.Set("topk_lanes", Napi::Function::New(env, TopkLanes));
+  exports.Set("median_lanes", Napi::Function::New(env, MedianLanes));
+  exports.Set("median_all", Napi::Function::New(env, MedianAll));
+  exports.Set("mode_lanes", Napi::Function::New(env, ModeLanes));
 }
 
 }  // namespace glasstorch
