@@ -19,6 +19,7 @@
 #include "Sorting.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -309,30 +310,55 @@ void median_all_typed(bool ignore_nan, const T* x, int64_t n, T* result) {
 // run lands last is that sort's, as in PyTorch and the TS kernel's StdAlgorithms.ts), then the longest run
 // of equal values, the first (smallest) on a tie in length, with the index of the run's last element.
 // float16/bfloat16 compare as float (the same order).
+
+// The longest run's last element in a sorted lane (equal: the run continues), as the TS kernel scans it.
+template <typename E, typename Equal>
+const E& longest_run_end(const std::vector<E>& el, const Equal& equal) {
+  const int64_t n = static_cast<int64_t>(el.size());
+  int64_t best = 0, run = 0, max_run = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    ++run;
+    if (i == n - 1 || !equal(el[static_cast<size_t>(i)], el[static_cast<size_t>(i + 1)])) {
+      if (run > max_run) {
+        best = i;
+        max_run = run;
+      }
+      run = 0;
+    }
+  }
+  return el[static_cast<size_t>(best)];
+}
+
 template <typename T>
 void mode_lanes_typed(const Lanes& l, T* values, int64_t* indices, const T* self) {
   using V = std::conditional_t<std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>, float, T>;
+  // A lane without NaN whose keys have 32 bits sorts 8-byte words (key << 32 | position) by their key
+  // half instead: every comparison has the outcome the values' `<` has (keys order as values, -0 == 0),
+  // so std::sort makes the same moves, on half the bytes. NaN (`<` is no order then) takes the pairs.
+  constexpr bool kCompact = sizeof(decltype(sort_key(T{}))) == 4;
   const int64_t n = l.n(), ss = l.strides[2][l.dim];
   const int64_t grain = std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(n, 1));
   parallel_for(0, l.count, grain, [&](int64_t b, int64_t e) {
-    std::vector<std::pair<V, int64_t>> el(static_cast<size_t>(n));
+    std::vector<std::pair<V, int64_t>> el;
+    std::vector<uint64_t> words;
     for (int64_t lane = b; lane < e; ++lane) {
       const T* x = self + l.base(2, lane);
-      for (int64_t i = 0; i < n; ++i) {
-        if constexpr (std::is_same_v<V, T>) el[static_cast<size_t>(i)] = {x[i * ss], i};
-        else el[static_cast<size_t>(i)] = {x[i * ss].to_float(), i};
-      }
-      std::sort(el.begin(), el.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
-      int64_t mode_at = 0, run = 0, max_run = 0;
-      for (int64_t i = 0; i < n; ++i) {
-        ++run;
-        if (i == n - 1 || el[static_cast<size_t>(i)].first != el[static_cast<size_t>(i + 1)].first) {
-          if (run > max_run) {
-            mode_at = el[static_cast<size_t>(i)].second;
-            max_run = run;
-          }
-          run = 0;
+      bool nan = false;
+      for (int64_t i = 0; i < n; ++i) nan |= is_nan(x[i * ss]);
+      int64_t mode_at;
+      if (kCompact && !nan && n <= INT32_MAX) {
+        words.resize(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) words[static_cast<size_t>(i)] = uint64_t(sort_key(x[i * ss])) << 32 | static_cast<uint64_t>(i);
+        std::sort(words.begin(), words.end(), [](uint64_t a, uint64_t c) { return (a >> 32) < (c >> 32); });
+        mode_at = static_cast<int64_t>(longest_run_end(words, [](uint64_t a, uint64_t c) { return (a >> 32) == (c >> 32); }) & 0xffffffffu);
+      } else {
+        el.resize(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) {
+          if constexpr (std::is_same_v<V, T>) el[static_cast<size_t>(i)] = {x[i * ss], i};
+          else el[static_cast<size_t>(i)] = {x[i * ss].to_float(), i};
         }
+        std::sort(el.begin(), el.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
+        mode_at = longest_run_end(el, [](const auto& a, const auto& c) { return !(a.first != c.first); }).second;
       }
       values[l.base(0, lane)] = x[mode_at * ss];  // the run's last pair holds this element's value
       indices[l.base(1, lane)] = mode_at;

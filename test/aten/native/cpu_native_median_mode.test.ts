@@ -1,7 +1,8 @@
 // The native median / nanmedian and mode (native/cpu/Sorting.cc via NativeSorting.ts) against the
 // TypeScript kernels: the same values and indices bit for bit (median: the k-th under (value, index), so
 // which tied index and which of -0/0 is the TS kernel's; median returns the first NaN; mode: libstdc++'s
-// std::sort of (value, index) pairs, whose tie order the TS kernel reproduces), on 1 and 2 threads, every
+// std::sort of (value, index) pairs, whose tie order the TS kernel reproduces; lanes without NaN sort
+// (key, position) words, lanes with NaN the pairs: both are covered below), on 1 and 2 threads, every
 // layout. Sorting.cc is compiled once (the baseline unit), so the capability does not change these kernels.
 import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
