@@ -10,7 +10,7 @@
 //     skipped where every key has the same digit; lanes of up to 64 elements take std::stable_sort.
 //   topk_lanes(dtype, k, largest, sorted, meta, values, indices, self) -> bool
 //     TopKImpl.h's loop itself: (value, index) pairs through libstdc++'s std::partial_sort when
-//     k * 64 <= n, else std::nth_element and, when sorted, std::sort of the first k - 1, with its
+//     k * 64 <= n (its heap steps on the stream of elements: no n-pair queue), else std::nth_element and, when sorted, std::sort of the first k - 1, with its
 //     comparators (NaN counts as the largest), so ties and the unsorted order are PyTorch's.
 //
 // meta = [ndim, self's sizes..., dim, then values, indices, self: storage offset, strides...] in elements;
@@ -150,18 +150,35 @@ void topk_lanes_typed(const Lanes& l, int64_t k, bool largest, bool sorted, T* v
   const int64_t n = l.sizes[l.dim];
   const int64_t vs = l.strides[0][l.dim], is = l.strides[1][l.dim], ss = l.strides[2][l.dim];
   const int64_t grain = std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(n, 1));
+  // NaN counts as the largest, for numpy compatibility (the comparators of TopKImpl.h)
+  const auto big = [](const Elem& a, const Elem& c) { return (a.first != a.first && !(c.first != c.first)) || a.first > c.first; };
+  const auto small = [](const Elem& a, const Elem& c) { return (!(a.first != a.first) && c.first != c.first) || a.first < c.first; };
+  // libstdc++'s std::partial_sort is __heap_select (make_heap of the first k; each later element that
+  // compares before the top replaces it through __pop_heap) then sort_heap of the k. std::pop_heap on the
+  // k heap entries with the element placed at [k] is that same __pop_heap step, so the lane streams past
+  // the heap with PyTorch's exact result (ties included) and without filling an n-pair queue.
+  const auto streamed_partial_sort = [&](const T* x, int64_t stride, std::vector<Elem>& heap, const auto& comp) {
+    heap.resize(static_cast<size_t>(k + 1));
+    for (int64_t j = 0; j < k; ++j) heap[static_cast<size_t>(j)] = {static_cast<Acc>(x[j * stride]), j};
+    std::make_heap(heap.begin(), heap.begin() + k, comp);
+    for (int64_t j = k; j < n; ++j) {
+      const Elem el{static_cast<Acc>(x[j * stride]), j};
+      if (comp(el, heap[0])) {
+        heap[static_cast<size_t>(k)] = el;
+        std::pop_heap(heap.begin(), heap.begin() + k + 1, comp);
+      }
+    }
+    std::sort_heap(heap.begin(), heap.begin() + k, comp);
+  };
   parallel_for(0, l.count, grain, [&](int64_t b, int64_t e) {
-    std::vector<Elem> queue(static_cast<size_t>(n));
+    std::vector<Elem> queue(static_cast<size_t>(k * 64 <= n ? k + 1 : n));
     for (int64_t lane = b; lane < e; ++lane) {
       const T* x = self + l.base(2, lane);
-      for (int64_t j = 0; j < n; ++j) queue[static_cast<size_t>(j)] = {static_cast<Acc>(x[j * ss]), j};
-      // NaN counts as the largest, for numpy compatibility (the comparators of TopKImpl.h)
-      const auto big = [](const Elem& a, const Elem& c) { return (a.first != a.first && !(c.first != c.first)) || a.first > c.first; };
-      const auto small = [](const Elem& a, const Elem& c) { return (!(a.first != a.first) && c.first != c.first) || a.first < c.first; };
       if (k * 64 <= n) {
-        if (largest) std::partial_sort(queue.begin(), queue.begin() + k, queue.end(), big);
-        else std::partial_sort(queue.begin(), queue.begin() + k, queue.end(), small);
+        if (largest) streamed_partial_sort(x, ss, queue, big);
+        else streamed_partial_sort(x, ss, queue, small);
       } else {
+        for (int64_t j = 0; j < n; ++j) queue[static_cast<size_t>(j)] = {static_cast<Acc>(x[j * ss]), j};
         if (largest) {
           std::nth_element(queue.begin(), queue.begin() + k - 1, queue.end(), big);
           if (sorted) std::sort(queue.begin(), queue.begin() + k - 1, big);

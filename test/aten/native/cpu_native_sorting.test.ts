@@ -93,6 +93,11 @@ describe("topk", () => {
     const x = values([300, 200], torch.float32, 6, 50);
     same("transposed", () => torch.topk(x.t(), 7, 1) as any, "topk_stub");
     same("strided", () => torch.topk(x.get("::3", "1::2"), 4, 0, false) as any, "topk_stub");
+    // k * 64 <= n on strided lanes: partial_sort's heap steps on the stream (ties: PyTorch's order)
+    same("transposed, streamed heap", () => torch.topk(x.t(), 3, 1) as any, "topk_stub");
+    same("strided, streamed heap, smallest", () => torch.topk(x.get("::2"), 2, 0, false) as any, "topk_stub");
+    const long = values([100000], torch.float64, 9, 40);
+    for (const largest of [true, false]) same(`one lane of 1e5 with ties and NaN, largest ${largest}`, () => torch.topk(long, 10, 0, largest) as any, "topk_stub");
     same("out=", () => {
       const v = torch.empty(0), i = torch.empty(0, { dtype: torch.int64 });
       torch.topk(x, 9, { out: [v, i] } as any);
