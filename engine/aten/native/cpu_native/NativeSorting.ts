@@ -6,7 +6,8 @@
 // -0 equal to 0); topk on uint8, int8, int16, int32, int64, float32, float64 (TopKImpl.h's libstdc++
 // partial_sort / nth_element / sort calls, so ties and the unsorted order are PyTorch's). 0-d self and
 // the other dtypes run the TS kernels. unique (no dim): uint8, int8, int16, int32, int64, float32,
-// float64 on a contiguous self (Unique.cc: PyTorch 1.13's std::unordered_set / std::sort / maps).
+// float64 on a contiguous self (Unique.cc: PyTorch 1.13's std::unordered_set / std::sort / maps; sorted
+// without NaN: per-chunk hash tables on the pool, the same result).
 // median / nanmedian (median_stub along a dim, median_all_stub over a contiguous self) on every dtype
 // but float16 and bool: std::nth_element on the sort keys, then the k-th under (value, index) found among
 // the tied keys by position, so the index (and which of -0/0) is the TS kernel's. mode_stub on every
