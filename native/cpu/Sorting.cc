@@ -346,6 +346,44 @@ const E& longest_run_end(const std::vector<E>& el, const Equal& equal) {
   return el[static_cast<size_t>(best)];
 }
 
+// A lane whose keys are all distinct: every run has length 1, so the first run (the smallest value)
+// wins and its index is the smallest key's position, whatever order std::sort leaves ties in (there are
+// none). An open-addressing table of the keys (slots stamped with the lane's number, never cleared) finds
+// the first repeat; -1 then, and the lane is sorted. Continuous float data take this path.
+template <typename K>
+struct DistinctKeys {
+  std::vector<K> slots;
+  std::vector<int64_t> stamp;
+  int shift = 0;
+  // the position of the smallest key, or -1 when two keys are equal
+  template <typename T>
+  int64_t smallest_if_distinct(const T* x, int64_t stride, int64_t n, int64_t lane) {
+    if (static_cast<int64_t>(slots.size()) < 2 * n) {
+      size_t size = 16;
+      shift = 64 - 4;
+      while (static_cast<int64_t>(size) < 2 * n) size *= 2, --shift;
+      slots.assign(size, K{});
+      stamp.assign(size, -1);
+    }
+    const size_t mask = slots.size() - 1;
+    K best = 0;
+    int64_t best_at = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const K key = sort_key(x[i * stride]);
+      for (size_t h = static_cast<size_t>((uint64_t(key) * 0x9E3779B97F4A7C15ull) >> shift);; h = (h + 1) & mask) {
+        if (stamp[h] != lane) {
+          stamp[h] = lane;
+          slots[h] = key;
+          break;
+        }
+        if (slots[h] == key) return -1;
+      }
+      if (i == 0 || key < best) best = key, best_at = i;
+    }
+    return best_at;
+  }
+};
+
 template <typename T>
 void mode_lanes_typed(const Lanes& l, T* values, int64_t* indices, const T* self) {
   using V = std::conditional_t<std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>, float, T>;
@@ -358,12 +396,15 @@ void mode_lanes_typed(const Lanes& l, T* values, int64_t* indices, const T* self
   parallel_for(0, l.count, grain, [&](int64_t b, int64_t e) {
     std::vector<std::pair<V, int64_t>> el;
     std::vector<uint64_t> words;
+    DistinctKeys<decltype(sort_key(T{}))> distinct;
     for (int64_t lane = b; lane < e; ++lane) {
       const T* x = self + l.base(2, lane);
       bool nan = false;
       for (int64_t i = 0; i < n; ++i) nan |= is_nan(x[i * ss]);
-      int64_t mode_at;
-      if (kCompact && !nan && n <= INT32_MAX) {
+      int64_t mode_at = nan ? -1 : distinct.smallest_if_distinct(x, ss, n, lane);
+      if (mode_at >= 0) {
+        // all distinct: no sort needed
+      } else if (kCompact && !nan && n <= INT32_MAX) {
         words.resize(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i) words[static_cast<size_t>(i)] = uint64_t(sort_key(x[i * ss])) << 32 | static_cast<uint64_t>(i);
         std::sort(words.begin(), words.end(), [](uint64_t a, uint64_t c) { return (a >> 32) < (c >> 32); });

@@ -2,7 +2,8 @@
 // TypeScript kernels: the same values and indices bit for bit (median: the k-th under (value, index), so
 // which tied index and which of -0/0 is the TS kernel's; median returns the first NaN; mode: libstdc++'s
 // std::sort of (value, index) pairs, whose tie order the TS kernel reproduces; lanes without NaN sort
-// (key, position) words, lanes with NaN the pairs: both are covered below), on 1 and 2 threads, every
+// (key, position) words, lanes with NaN the pairs, lanes of distinct values no sort at all: all are
+// covered below), on 1 and 2 threads, every
 // layout. Sorting.cc is compiled once (the baseline unit), so the capability does not change these kernels.
 import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
@@ -153,6 +154,17 @@ describe("mode", () => {
     same("3000 lanes", () => torch.mode(values([3000, 30], torch.int32, 9, 4), 1) as any, "mode_stub");
     const distinct = torch.randn(8, 500);
     same("distinct floats", () => torch.mode(distinct, 1) as any, "mode_stub");
+    // all-distinct lanes skip the sort (the smallest value wins): a repeat anywhere, -0 beside 0 included, must not
+    const perm = torch.stack([0, 1, 2, 3].map(() => torch.randperm(300))).to(torch.int32);
+    perm.set(1, 299, perm.get(1, 0).item());
+    perm.set(2, 150, perm.get(2, 149).item());
+    same("permutations, two with one late repeat", () => torch.mode(perm, 1) as any, "mode_stub");
+    const zeros = torch.randn(3, 200, { dtype: torch.float64 });
+    zeros.set(0, 10, -0);
+    zeros.set(0, 190, 0);
+    zeros.set(1, 5, -0);
+    same("distinct floats but -0 and 0", () => torch.mode(zeros, 1) as any, "mode_stub");
+    same("distinct, strided", () => torch.mode(distinct.t(), 0) as any, "mode_stub");
   }, 60_000);
   native("0-d and empty selves never reach the kernel", () => {
     expect(kernelsRan(() => torch.mode(torch.tensor(3.5)))).toEqual([]);
