@@ -10,12 +10,21 @@
 //     skipped where every key has the same digit; lanes of up to 64 elements take std::stable_sort.
 //   topk_lanes(dtype, k, largest, sorted, meta, values, indices, self) -> bool
 //     TopKImpl.h's loop itself: (value, index) pairs through libstdc++'s std::partial_sort when
-//     k * 64 <= n (its heap steps on the stream of elements: no n-pair queue), else std::nth_element and, when sorted, std::sort of the first k - 1, with its
-//     comparators (NaN counts as the largest), so ties and the unsorted order are PyTorch's.
+//     k * 64 <= n (its heap steps on the stream of elements: no n-pair queue), else std::nth_element
+//     and, when sorted, std::sort of the first k - 1, with its comparators (NaN counts as the largest),
+//     so ties and the unsorted order are PyTorch's.
+//   median_lanes(dtype, ignoreNan, meta, values, indices, self) -> bool
+//   median_all(dtype, ignoreNan, self, offset, n, result, resultOffset) -> bool
+//     The TS kernel's medianIndex: the k-th under (value, index), NaN largest, -0 equal to 0 (so which
+//     tied index, and which of -0/0, is definite); median returns the first NaN. Per lane: std::nth_element
+//     on the sort keys, then the tied key's k-th by position; all of a contiguous self: a radix select.
+//   mode_lanes(dtype, meta, values, indices, self) -> bool
+//     TensorCompareKernel.cpp's mode: std::sort of (value, index) pairs by value, the longest run.
 //
-// meta = [ndim, self's sizes..., dim, then values, indices, self: storage offset, strides...] in elements;
-// values and indices have self's sizes except k along dim for topk. dtypes: uint8, int8, int16, int32,
-// int64, float32, float64 (bool, float16 and bfloat16 for sort too, as floats); false for the others.
+// meta (Lanes.h) = [ndim, self's sizes..., dim, then values, indices, self: offset, strides...] in elements;
+// values and indices have self's sizes except k along dim for topk (1 for median and mode). dtypes: uint8,
+// int8, int16, int32, int64, float32, float64 (bool, float16 and bfloat16 for sort and mode too, as floats;
+// bfloat16 for median); false for the others.
 #include "Sorting.h"
 
 #include <algorithm>
