@@ -37,6 +37,7 @@
         "cpu/Ops2.cc",
         "cpu/AdvancedIndex.cc",
         "cpu/Sorting.cc",
+        "cpu/Scan.cc",
         "cpu/Unique.cc"],
       "dependencies": ["gt_kernels_avx2", "gt_kernels_avx512"],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],

@@ -21,6 +21,7 @@
 #include "NN.h"
 #include "Pointwise.h"
 #include "Random.h"
+#include "Scan.h"
 #include "Sorting.h"
 #include "Unique.h"
 #include "ThreadPool.h"
@@ -163,6 +164,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitOps2(env, exports);
   InitAdvancedIndex(env, exports);
   InitSorting(env, exports);
+  InitScan(env, exports);
   InitUnique(env, exports);
   return exports;
 }

@@ -93,6 +93,11 @@ describe("topk", () => {
     const x = values([300, 200], torch.float32, 6, 50);
     same("transposed", () => torch.topk(x.t(), 7, 1) as any, "topk_stub");
     same("strided", () => torch.topk(x.get("::3", "1::2"), 4, 0, false) as any, "topk_stub");
+    // k * 64 <= n on strided lanes: partial_sort's heap steps on the stream (ties: PyTorch's order)
+    same("transposed, streamed heap", () => torch.topk(x.t(), 3, 1) as any, "topk_stub");
+    same("strided, streamed heap, smallest", () => torch.topk(x.get("::2"), 2, 0, false) as any, "topk_stub");
+    const long = values([100000], torch.float64, 9, 40);
+    for (const largest of [true, false]) same(`one lane of 1e5 with ties and NaN, largest ${largest}`, () => torch.topk(long, 10, 0, largest) as any, "topk_stub");
     same("out=", () => {
       const v = torch.empty(0), i = torch.empty(0, { dtype: torch.int64 });
       torch.topk(x, 9, { out: [v, i] } as any);
@@ -124,6 +129,27 @@ describe("unique (no dim)", () => {
     const many = torch.randn(20000);
     sameUnique("20000 distinct floats (rehashes)", () => torch.unique(many, { sorted: false, return_inverse: true }) as any);
   });
+  native("sorted without NaN (per-chunk hash tables on the pool): every dtype, -0/0 (the first seen is kept), several chunks", () => {
+    for (const dtype of DTYPES) {
+      const x = values([30, 20], dtype, 10, 40);
+      const clean = dtype.is_floating_point ? x.nan_to_num(0.25) : x;
+      sameUnique(`${dtype} no NaN`, () => [torch.unique(clean)]);
+      sameUnique(`${dtype} no NaN, inverse and counts`, () => torch.unique(clean, { return_inverse: true, return_counts: true }) as any);
+      sameUnique(`${dtype} no NaN, counts only`, () => torch.unique(clean, { return_counts: true }) as any);
+    }
+    // 600000 elements: several chunks merged in order; the zero kept is the first one in the input
+    torch.manual_seed(11);
+    const big = torch.randint(1, 60, [600000]).to(torch.float32).mul(torch.randint(0, 2, [600000]).mul(2).sub(1));
+    for (const [first, later] of [[-0, 0], [0, -0]]) {
+      const z = big.clone();
+      z.set(290000, first);
+      z.set(5000, 7.5);
+      z.set(590000, later);
+      sameUnique(`600000 floats, ${Object.is(first, -0) ? "-0" : "0"} first`, () => torch.unique(z, { return_inverse: true, return_counts: true }) as any);
+    }
+    const ints = torch.randint(-(2 ** 40), 2 ** 40, [300000], { dtype: torch.int64 });
+    sameUnique("300000 distinct int64 (the tables grow)", () => torch.unique(ints, { return_counts: true }) as any);
+  }, 120_000);
   native("non-contiguous self, bool and bfloat16 run the TS kernel", () => {
     const x = values([10, 12], torch.float32, 8);
     expect(kernelsRan(() => torch.unique(x.t()))).toEqual(["unique_cpu_template:ts"]);

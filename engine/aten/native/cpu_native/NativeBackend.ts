@@ -101,6 +101,16 @@ export interface NativeAddon {
   sort_lanes(dtype: number, descending: boolean, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
   /** native/cpu/Sorting.cc: TopKImpl.h's loop on each lane (values and indices have k entries along dim). */
   topk_lanes(dtype: number, k: number, largest: boolean, sorted: boolean, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
+  /** native/cpu/Sorting.cc: median / nanmedian of each lane (values and indices: one element along dim). */
+  median_lanes(dtype: number, ignoreNan: boolean, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
+  /** native/cpu/Sorting.cc: median / nanmedian of n contiguous elements from offset into result[resultOffset]. */
+  median_all(dtype: number, ignoreNan: boolean, self: ArrayBufferView, offset: number, n: number, result: ArrayBufferView, resultOffset: number): boolean;
+  /** native/cpu/Sorting.cc: mode of each lane (values and indices: one element along dim). */
+  mode_lanes(dtype: number, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
+  /** native/cpu/Scan.cc: cummax (isMax) / cummin along meta's dim; meta operands: values, indices, self. */
+  cum_extreme_lanes(dtype: number, isMax: boolean, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
+  /** native/cpu/Scan.cc: logcumsumexp along meta's dim; meta operands: result, self. */
+  logcumsumexp_lanes(dtype: number, meta: Float64Array, result: ArrayBufferView, self: ArrayBufferView): boolean;
   /** native/cpu/Unique.cc: the k distinct values of self's n contiguous elements into values (then inverse, counts); k, or -1 for a dtype it does not take. */
   unique_values(dtype: number, self: ArrayBufferView, offset: number, n: number, sorted: boolean, values: ArrayBufferView, inverse: BigInt64Array | null, counts: BigInt64Array | null): number;
   /** take: meta walks index's shape for (out, index: int64); selfMeta = [ndim, sizes..., offset, strides...]; false: an index out of range (nothing written). */

@@ -25,7 +25,8 @@ import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
 import { registerOps2Kernels } from "./NativeOps2.js";
 import { registerAdvancedIndexKernels } from "./NativeAdvancedIndex.js";
-import { registerSortingKernels, registerUniqueKernel } from "./NativeSorting.js";
+import { registerSortingKernels, registerUniqueKernel, registerOrderStatisticKernels } from "./NativeSorting.js";
+import { registerScanKernels } from "./NativeScan.js";
 
 // codes of native/cpu/kernels.h
 const BinaryOp = { add: 0, mul: 1, div: 2 } as const;
@@ -141,6 +142,8 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerAdvancedIndexKernels(addon);
   registerSortingKernels(addon);
   registerUniqueKernel(addon);
+  registerOrderStatisticKernels(addon);
+  registerScanKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

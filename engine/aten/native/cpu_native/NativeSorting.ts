@@ -6,7 +6,12 @@
 // -0 equal to 0); topk on uint8, int8, int16, int32, int64, float32, float64 (TopKImpl.h's libstdc++
 // partial_sort / nth_element / sort calls, so ties and the unsorted order are PyTorch's). 0-d self and
 // the other dtypes run the TS kernels. unique (no dim): uint8, int8, int16, int32, int64, float32,
-// float64 on a contiguous self (Unique.cc: PyTorch 1.13's std::unordered_set / std::sort / maps).
+// float64 on a contiguous self (Unique.cc: PyTorch 1.13's std::unordered_set / std::sort / maps; sorted
+// without NaN: per-chunk hash tables on the pool, the same result).
+// median / nanmedian (median_stub along a dim, median_all_stub over a contiguous self) on every dtype
+// but float16 and bool: std::nth_element on the sort keys, then the k-th under (value, index) found among
+// the tied keys by position, so the index (and which of -0/0) is the TS kernel's. mode_stub on every
+// dtype: PyTorch's std::sort of (value, index) pairs by value, whose tie order the TS kernel reproduces.
 
 import { ScalarType, int64 } from "../../../c10/ScalarType.js";
 import { typedView } from "../../../c10/ElementAccess.js";
@@ -16,23 +21,36 @@ import { sort_stub } from "../join/Sort.js";
 import { topk_stub } from "../reduce3/TopK.js";
 import { unique_stub, type UniqueResult } from "../reduce3/Unique.js";
 import { emptyLike } from "../reduce3/common.js";
+import { median_stub, median_all_stub } from "../reduce3/Median.js";
+import { mode_stub } from "../reduce3/Mode.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
 const SORTED = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16]);
 const TOPK = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double]);
 
-/** [ndim, self's sizes..., dim, then values, indices, self: offset, strides...] */
-function laneMeta(self: TensorImpl, d: number, operands: readonly TensorImpl[]): Float64Array {
+/** An operand of a lane kernel: storage offset and strides (elements), one per dim of self. */
+type LaneOperand = { offset: number; strides: readonly number[] };
+const operand = (t: TensorImpl): LaneOperand => ({ offset: t.storage_offset(), strides: t.strides() });
+/** A reduction's output along self's dims: a non-kept dim d gets stride 0 (it has one element there). */
+function reducedOperand(t: TensorImpl, nd: number, d: number): LaneOperand {
+  const strides = [...t.strides()];
+  if (strides.length < nd) strides.splice(d, 0, 0);
+  return { offset: t.storage_offset(), strides };
+}
+
+/** [ndim, self's sizes..., dim, then per operand (values, indices, self; or result, self): offset, strides...] */
+export function laneMeta(self: TensorImpl, d: number, operands: readonly (TensorImpl | LaneOperand)[]): Float64Array {
   const sizes = self.sizes(), nd = sizes.length;
   const meta = new Float64Array(2 + nd + operands.length * (1 + nd));
   meta[0] = nd;
   sizes.forEach((n, k) => (meta[1 + k] = n));
   meta[1 + nd] = d;
-  operands.forEach((t, k) => {
+  operands.forEach((o, k) => {
+    const t = "offset" in o ? o : operand(o);
     const at = 2 + nd + k * (1 + nd);
-    meta[at] = t.storage_offset();
-    t.strides().forEach((st, j) => (meta[at + 1 + j] = st));
+    meta[at] = t.offset;
+    t.strides.forEach((st, j) => (meta[at + 1 + j] = st));
   });
   return meta;
 }
@@ -49,6 +67,32 @@ export function registerSortingKernels(addon: NativeAddon): void {
     if (x.dim() === 0 || !TOPK.has(t) || x.numel() < nativeSizePolicy.minNumel || v.dtype.scalarType !== t || i.dtype.scalarType !== Long) return false;
     // (values and indices have self's rank; their strides along d step through k entries)
     return addon.topk_lanes(t, k, largest, sorted, laneMeta(x, d, [v, i, x]), typedView(v.storage, v.dtype), typedView(i.storage, i.dtype), typedView(x.storage, x.dtype));
+  });
+}
+
+// median: every dtype but float16 and bool (the TS kernel refuses those first); mode: every dtype the TS kernel takes
+const MEDIAN = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double, BFloat16]);
+const MODE = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16]);
+
+/** median / nanmedian (all elements of a contiguous self, and along a dim) and mode along a dim (Sorting.cc). */
+export function registerOrderStatisticKernels(addon: NativeAddon): void {
+  if (typeof addon.median_lanes !== "function") return;
+  median_stub.register("native", (values: Tensor, indices: Tensor, self: Tensor, d: number, ignoreNan: boolean) => {
+    // (values and indices come with self's rank, one element along d)
+    const x = self._impl, v = values._impl, i = indices._impl, t = x.dtype.scalarType;
+    if (!MEDIAN.has(t) || x.numel() < nativeSizePolicy.minNumel || v.dtype.scalarType !== t || i.dtype.scalarType !== Long) return false;
+    return addon.median_lanes(t, ignoreNan, laneMeta(x, d, [v, i, x]), typedView(v.storage, v.dtype), typedView(i.storage, i.dtype), typedView(x.storage, x.dtype));
+  });
+  median_all_stub.register("native", (result: Tensor, self: Tensor, ignoreNan: boolean) => {
+    const x = self._impl, r = result._impl, t = x.dtype.scalarType;
+    if (!MEDIAN.has(t) || !x.is_contiguous() || x.numel() < nativeSizePolicy.minNumel || r.dtype.scalarType !== t) return false;
+    return addon.median_all(t, ignoreNan, typedView(x.storage, x.dtype), x.storage_offset(), x.numel(), typedView(r.storage, r.dtype), r.storage_offset());
+  });
+  mode_stub.register("native", (values: Tensor, indices: Tensor, self: Tensor, d: number) => {
+    const x = self._impl, v = values._impl, i = indices._impl, t = x.dtype.scalarType, nd = x.dim();
+    if (nd === 0 || !MODE.has(t) || x.numel() < nativeSizePolicy.minNumel || v.dtype.scalarType !== t || i.dtype.scalarType !== Long) return false;
+    const meta = laneMeta(x, d, [reducedOperand(v, nd, d), reducedOperand(i, nd, d), x]);
+    return addon.mode_lanes(t, meta, typedView(v.storage, v.dtype), typedView(i.storage, i.dtype), typedView(x.storage, x.dtype));
   });
 }
 

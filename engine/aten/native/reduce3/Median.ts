@@ -35,6 +35,14 @@ function medianIndex(g: readonly Value[], ignoreNan: boolean): number {
   return order[k];
 }
 
+/** The median of all of self's elements (row-major) into the 0-d result: median_impl's selection. */
+type MedianAllKernel = (result: Tensor, self: Tensor, ignoreNan: boolean) => void;
+export const median_all_stub = new DispatchStub<MedianAllKernel>("median_impl", "aten/src/ATen/native/Sorting.cpp");
+median_all_stub.register("ts", (result, self, ignoreNan) => {
+  const g = gather(self, dimMask(null, self.dim()))[0];
+  writeAll(result, [g[medianIndex(g, ignoreNan)]]);
+});
+
 /**
  * median_impl (median_cpu / nanmedian_cpu): a 0-d result; an empty input gives NaN cast to the dtype
  * (before the dtype dispatch, so any dtype). nanmedian's Meta kernel (a Python meta function in 1.13)
@@ -46,10 +54,7 @@ function medianAll(self: Tensor, ignoreNan: boolean): Tensor {
   if (!hasData(result)) return result;
   if (self.numel() === 0) writeAll(result, [castTo(self.dtype, NaN)]);
   else if (medianUnsupported(st)) throw notImplementedFor("median_cpu", st);
-  else {
-    const g = gather(self, dimMask(null, self.dim()))[0];
-    writeAll(result, [g[medianIndex(g, ignoreNan)]]);
-  }
+  else median_all_stub.call(self.device.type, result, self, ignoreNan);
   return result;
 }
 export const median_cpu = (self: Tensor): Tensor => medianAll(self, false);
