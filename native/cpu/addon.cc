@@ -17,6 +17,7 @@
 #include "Bmm.h"
 #include "Fill.h"
 #include "Ops2.h"
+#include "Shape.h"
 #include "Loops.h"
 #include "NN.h"
 #include "Pointwise.h"
@@ -164,6 +165,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitAdvancedIndex(env, exports);
   InitSorting(env, exports);
   InitUnique(env, exports);
+  InitShape(env, exports);
   return exports;
 }
 

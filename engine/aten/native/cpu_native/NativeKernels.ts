@@ -24,6 +24,7 @@ import { registerRandomKernels } from "./NativeRandom.js";
 import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
 import { registerOps2Kernels } from "./NativeOps2.js";
+import { registerShapeKernels } from "./NativeShape.js";
 import { registerAdvancedIndexKernels } from "./NativeAdvancedIndex.js";
 import { registerSortingKernels, registerUniqueKernel } from "./NativeSorting.js";
 
@@ -141,6 +142,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerAdvancedIndexKernels(addon);
   registerSortingKernels(addon);
   registerUniqueKernel(addon);
+  registerShapeKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);
