@@ -18,6 +18,7 @@
 #include "Fill.h"
 #include "Ops2.h"
 #include "Shape.h"
+#include "Histogram.h"
 #include "Loops.h"
 #include "NN.h"
 #include "Pointwise.h"
@@ -166,6 +167,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitSorting(env, exports);
   InitUnique(env, exports);
   InitShape(env, exports);
+  InitHistogram(env, exports);
   return exports;
 }
 

@@ -25,6 +25,7 @@ import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
 import { registerOps2Kernels } from "./NativeOps2.js";
 import { registerShapeKernels } from "./NativeShape.js";
+import { registerHistogramKernels } from "./NativeHistogram.js";
 import { registerAdvancedIndexKernels } from "./NativeAdvancedIndex.js";
 import { registerSortingKernels, registerUniqueKernel } from "./NativeSorting.js";
 
@@ -143,6 +144,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerSortingKernels(addon);
   registerUniqueKernel(addon);
   registerShapeKernels(addon);
+  registerHistogramKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);
