@@ -19,6 +19,7 @@
 #include "Ops2.h"
 #include "Shape.h"
 #include "Histogram.h"
+#include "Bucketize.h"
 #include "Loops.h"
 #include "NN.h"
 #include "Pointwise.h"
@@ -168,6 +169,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitUnique(env, exports);
   InitShape(env, exports);
   InitHistogram(env, exports);
+  InitBucketize(env, exports);
   return exports;
 }
 

@@ -62,3 +62,29 @@ nativeIt("histc: float32 and float64, edges, NaN, out-of-range values, the defau
   const many = torch.zeros([(1 << 24) + 5]);
   same("float32 count past 2^24", () => torch.histc(many, { bins: 2, min: -1, max: 1 }), "histogramdd_linear_stub");
 }, 300_000);
+
+nativeIt("searchsorted and bucketize: every dtype, left and right, rows of boundaries, a sorter, NaN, int32 out", () => {
+  for (const dt of [torch.float32, torch.float64, torch.int32, torch.int64]) {
+    const float = dt.is_floating_point;
+    torch.manual_seed(4);
+    const bd = float ? torch.sort(torch.randn([1000], { dtype: dt }))[0] : torch.sort(torch.randint(-500, 500, [1000], { dtype: dt }))[0];
+    const x = float ? torch.randn([20_000], { dtype: dt }).mul(1.2) : torch.randint(-600, 600, [20_000], { dtype: dt });
+    if (float) {
+      x.view(-1).set(0, NaN);
+      x.view(-1).set(1, bd.get(10).item() as number); // on a boundary
+    }
+    for (const right of [false, true]) {
+      same(`${dt} right=${right}`, () => torch.searchsorted(bd, x, { right }), "searchsorted");
+      same(`${dt} right=${right} int32`, () => torch.searchsorted(bd, x, { right, out_int32: true }), "searchsorted");
+    }
+    // rows: each row of x searches its own row of boundaries
+    const bdRows = float ? torch.sort(torch.randn([40, 50], { dtype: dt }), 1)[0] : torch.sort(torch.randint(-50, 50, [40, 50], { dtype: dt }), 1)[0];
+    const xRows = x.get(":12000").view(40, 300);
+    same(`${dt} rows`, () => torch.searchsorted(bdRows, xRows, { side: "right" }), "searchsorted");
+    // a sorter: the boundaries unsorted, their order given
+    const perm = torch.randperm(1000);
+    const shuffled = bd.get(perm);
+    same(`${dt} sorter`, () => torch.searchsorted(shuffled, x, { sorter: torch.argsort(shuffled) }), "searchsorted");
+    same(`${dt} bucketize`, () => torch.bucketize(x, bd), "searchsorted");
+  }
+}, 300_000);

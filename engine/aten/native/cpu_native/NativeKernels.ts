@@ -25,7 +25,7 @@ import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
 import { registerOps2Kernels } from "./NativeOps2.js";
 import { registerShapeKernels } from "./NativeShape.js";
-import { registerHistogramKernels } from "./NativeHistogram.js";
+import { registerHistogramKernels, registerBucketizeKernel } from "./NativeHistogram.js";
 import { registerAdvancedIndexKernels } from "./NativeAdvancedIndex.js";
 import { registerSortingKernels, registerUniqueKernel } from "./NativeSorting.js";
 
@@ -145,6 +145,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerUniqueKernel(addon);
   registerShapeKernels(addon);
   registerHistogramKernels(addon);
+  registerBucketizeKernel(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);
