@@ -97,11 +97,13 @@ void copy_rows(const Layout& L, char* dst, const char* src) {
   const int64_t n = L.size[in];
   int64_t rows = 1;
   for (int k = 0; k < in; ++k) rows *= L.size[k];
-  parallel_for(0, rows, at_least_1(GRAIN_SIZE / n), [&](int64_t b, int64_t e) {
-    for (int64_t t = b; t < e; ++t) {
+  // split by elements, not rows: one long row (cat of vectors, clone) is still shared by the threads
+  parallel_for(0, rows * n, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+    for (int64_t t = b / n, j = b % n; t * n < e; ++t, j = 0) {
+      const int64_t len = std::min(n, e - t * n) - j;
       int64_t d, s;
       offsets_at(L, t, 1u << in, d, s);
-      std::memcpy(D + d, S + s, n * sizeof(T));
+      std::memcpy(D + d + j, S + s + j, len * sizeof(T));
     }
   });
 }

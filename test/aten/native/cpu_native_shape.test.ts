@@ -59,6 +59,14 @@ nativeIt("copy_: transposed and permuted sources in tiles, contiguous rows, stri
       return out;
     }, ["copy_stub"]);
     same(`${dt} one element`, () => m.get([":1", ":1"]).clone(), ["copy_stub"]);
+    // rows split by elements: the two threads' halves of 7 rows of 9999 meet inside a row
+    const long = values([7, 9999], dt, 4);
+    same(`${dt} long rows into a window`, () => {
+      const out = torch.zeros([7, 10001], { dtype: dt });
+      out.get([":", "1:10000"]).copy_(long);
+      return out;
+    }, ["copy_stub"]);
+    same(`${dt} one long row`, () => torch.cat([long.view(-1), long.get(0)]), ["copy_stub"]);
   }
 }, 120_000);
 
