@@ -6,7 +6,7 @@
 //     loop reads one element per line and the line is gone before its neighbour is wanted). Other
 //     layouts decline (pw_cast's general walk).
 //   shape_pad: reflection / replication padding (ReflectionPad.cpp, ReplicationPadding.cpp), the input
-//     at each output element's mapped index, into a contiguous output.
+//     at each output element's mapped index, into a contiguous output; shape_pad_backward its adjoint.
 #include "Shape.h"
 
 #include <algorithm>
@@ -302,11 +302,77 @@ Napi::Value ShapePad(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), true);
 }
 
+// ---- shape_pad_backward ----
+
+// grad_input = 0, then grad_input[map(o)] += grad_output[o] in output order, one rounding per add (the
+// TS kernel's order: each input element sees its adds in the same sequence). Planes (the unpadded
+// leading dims) are independent, so threads take whole planes.
+template <typename T>
+void pad_backward(T* gi, const T* go, int64_t planes, const int64_t in3[3], const int64_t out3[3], const std::vector<int64_t> maps[3]) {
+  const int64_t in_plane = in3[0] * in3[1] * in3[2], out_plane = out3[0] * out3[1] * out3[2];
+  parallel_for(0, planes, at_least_1(GRAIN_SIZE / at_least_1(out_plane)), [&](int64_t b, int64_t e) {
+    for (int64_t p = b; p < e; ++p) {
+      T* g = gi + p * in_plane;
+      const T* o = go + p * out_plane;
+      std::fill(g, g + in_plane, T(0));
+      for (int64_t z = 0; z < out3[0]; ++z)
+        for (int64_t y = 0; y < out3[1]; ++y) {
+          T* row = g + (maps[0][z] * in3[1] + maps[1][y]) * in3[2];
+          const int64_t* col = maps[2].data();
+          for (int64_t x = 0; x < out3[2]; ++x, ++o) row[col[x]] = static_cast<T>(row[col[x]] + *o);
+        }
+    }
+  });
+}
+
+// shape_pad_backward(dtype, reflect, gradInput, giOffset, gradOutput, goOffset, meta = [nd, k, input sizes...,
+// output sizes..., pads (2k, width first)]): both contiguous, float32 / float64.
+Napi::Value ShapePadBackward(const Napi::CallbackInfo& info) {
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  const bool reflect = info[1].ToBoolean().Value();
+  const int64_t gi_off = info[3].As<Napi::Number>().Int64Value(), go_off = info[5].As<Napi::Number>().Int64Value();
+  Buf gi, go, meta_b;
+  if (!get_buf(info.Env(), info[2], gi) || !get_buf(info.Env(), info[4], go) || !get_buf(info.Env(), info[6], meta_b)) return fail(info, "shape_pad_backward: typed arrays expected");
+  if (dtype != 6 && dtype != 7) return Napi::Boolean::New(info.Env(), false);  // float32, float64
+  const int64_t item = dtype == 6 ? 4 : 8;
+  const double* m = reinterpret_cast<const double*>(meta_b.data);
+  const int nd = meta_b.bytes >= 16 ? static_cast<int>(m[0]) : -1, k = meta_b.bytes >= 16 ? static_cast<int>(m[1]) : -1;
+  if (nd < 1 || nd > kMaxDims || k < 1 || k > 3 || k > nd || meta_b.bytes / 8 < static_cast<size_t>(2 + 2 * nd + 2 * k)) return fail(info, "shape_pad_backward: bad meta");
+  int64_t planes = 1, in_total = 1, out_total = 1;
+  int64_t in3[3] = {1, 1, 1}, out3[3] = {1, 1, 1};
+  std::vector<int64_t> maps[3];
+  for (int d = 0; d < nd; ++d) {
+    const int64_t n = static_cast<int64_t>(m[2 + d]), o = static_cast<int64_t>(m[2 + nd + d]);
+    in_total *= n;
+    out_total *= o;
+    const int sp = nd - 1 - d;
+    if (sp >= k) {
+      if (n != o) return fail(info, "shape_pad_backward: sizes differ along an unpadded dim");
+      planes *= n;
+      continue;
+    }
+    const int64_t l = static_cast<int64_t>(m[2 + 2 * nd + 2 * sp]), r = static_cast<int64_t>(m[3 + 2 * nd + 2 * sp]);
+    if (n < 1 || o != n + l + r || (reflect && (l >= n || r >= n))) return fail(info, "shape_pad_backward: sizes and pads do not match");
+    const int slot = 2 - sp;  // width in slot 2, height in 1, depth in 0
+    in3[slot] = n, out3[slot] = o;
+    for (int64_t i = 0; i < o; ++i) maps[slot].push_back(pad_map(i, l, n, reflect));
+  }
+  for (int s = 0; s < 3; ++s) if (maps[s].empty()) maps[s].push_back(0);
+  if (gi_off < 0 || go_off < 0 || static_cast<uint64_t>((gi_off + in_total) * item) > gi.bytes || static_cast<uint64_t>((go_off + out_total) * item) > go.bytes) {
+    return fail(info, "shape_pad_backward: arrays too short for the sizes");
+  }
+  if (in_total == 0) return Napi::Boolean::New(info.Env(), true);
+  if (dtype == 6) pad_backward(reinterpret_cast<float*>(gi.data) + gi_off, reinterpret_cast<const float*>(go.data) + go_off, planes, in3, out3, maps);
+  else pad_backward(reinterpret_cast<double*>(gi.data) + gi_off, reinterpret_cast<const double*>(go.data) + go_off, planes, in3, out3, maps);
+  return Napi::Boolean::New(info.Env(), true);
+}
+
 }  // namespace
 
 void InitShape(Napi::Env env, Napi::Object exports) {
   exports.Set("shape_copy", Napi::Function::New(env, ShapeCopy));
   exports.Set("shape_pad", Napi::Function::New(env, ShapePad));
+  exports.Set("shape_pad_backward", Napi::Function::New(env, ShapePadBackward));
 }
 
 }  // namespace glasstorch

@@ -101,3 +101,21 @@ nativeIt("pixel_shuffle and pixel_unshuffle: every dtype but int64, batch dims, 
     same(`${dt} round trip`, () => F.pixel_unshuffle(F.pixel_shuffle(x.get(0), 3), 3), stubs);
   }
 }, 120_000);
+
+nativeIt("padding backward: reflect and replicate, 1d to 3d, the adds in the TS kernel's order", () => {
+  const F = torch.nn.functional;
+  for (const dt of [torch.float32, torch.float64]) {
+    for (const mode of ["reflect", "replicate"]) {
+      for (const [shape, pads] of [[[3, 4, 50], [5, 7]], [[2, 3, 33, 41], [2, 3, 4, 1]], [[2, 3, 33, 41], [-3, 2, 1, -4]], [[2, 3, 7, 9, 11], [1, 2, 3, 0, 2, 2]], [[3, 20, 20], [19, 19, 19, 19]], [[400, 4, 30], [3, 4]]] as [number[], number[]][]) { // the last: planes split over 2 threads
+        if (mode === "reflect" && pads.some((p, i) => p >= shape[shape.length - 1 - (i >> 1)])) continue;
+        const x = values(shape, dt, 11).nan_to_num(0);
+        const go = values(F.pad(x, pads, { mode }).shape, dt, 12).nan_to_num(0).mul(1e3);
+        same(`${dt} ${mode} ${shape} ${pads}`, () => {
+          const xg = x.clone().requires_grad_(true);
+          F.pad(xg, pads, { mode }).backward(go);
+          return xg.grad!;
+        }, ["reflection_pad / replication_pad backward"]);
+      }
+    }
+  }
+}, 120_000);

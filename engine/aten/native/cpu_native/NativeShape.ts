@@ -5,7 +5,9 @@
 //   shapeCopy (called by NativePointwise.ts's copy_ before pw_cast): a same-dtype copy between two
 //     storages whose destination has a unit-stride dim and no overlap: contiguous rows memcpy'd, a
 //     transposing layout (t().contiguous(), permute) copied in tiles; other layouts decline
-//   pad_stub (reflection_pad / replication_pad 1d-3d): any input strides into a contiguous output
+//   pad_stub (reflection_pad / replication_pad 1d-3d): any input strides into a contiguous output;
+//     pad_backward_stub: float32 / float64 (bfloat16 stays in TypeScript), contiguous, planes over the
+//     pool, each plane's adds in the TS kernel's order
 //   pixel_shuffle_kernel / pixel_unshuffle_kernel: the permuted view copied by shapeCopy, every dtype
 //     but int64 (the TS kernel moves elements through a Float64Array, which int64 above 2^53 does not
 //     survive: that stays the TS kernel's result)
@@ -15,6 +17,7 @@ import { typedView, type TypedView } from "../../../c10/ElementAccess.js";
 import type { TensorImpl } from "../../../c10/TensorImpl.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { pad_stub } from "../pad/Padding.js";
+import { pad_backward_stub } from "../pad/PaddingBackward.js";
 import { pixel_shuffle_kernel, pixel_unshuffle_kernel } from "../vision/PixelShuffle.js";
 import { metaArray } from "./NativeMeta.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
@@ -24,6 +27,8 @@ export interface NativeShapeAddon {
   shape_copy(itemsize: number, dst: TypedView, src: TypedView, meta: Float64Array): boolean;
   /** meta = [nd, k, input sizes..., src offset, strides..., output sizes..., pads (2k, width first)]; dst contiguous. */
   shape_pad(itemsize: number, reflect: boolean, dst: TypedView, dstOffset: number, src: TypedView, meta: Float64Array): boolean;
+  /** float32 / float64 (false otherwise); meta = [nd, k, input sizes..., output sizes..., pads]; both contiguous. */
+  shape_pad_backward(dtype: number, reflect: boolean, gradInput: TypedView, giOffset: number, gradOutput: TypedView, goOffset: number, meta: Float64Array): boolean;
 }
 
 // NativeAddon (NativeBackend.ts) gains these functions by declaration merging
@@ -110,6 +115,19 @@ export function registerShapeKernels(addon: NativeAddon): void {
     o.sizes().forEach((v, d) => (meta[3 + 2 * nd + d] = v));
     pads.forEach((v, i) => (meta[3 + 3 * nd + i] = v));
     return addon.shape_pad(x.dtype.itemsize, reflect, typedView(o.storage, o.dtype), o.storage_offset(), typedView(x.storage, x.dtype), meta);
+  });
+  pad_backward_stub.register("native", (gi, go, pads, reflect) => {
+    const g = gi._impl, o = go._impl, st = gi.dtype.scalarType;
+    if ((st !== ScalarType.Float && st !== ScalarType.Double) || go.dtype !== gi.dtype || !g.is_contiguous() || !o.is_contiguous() || g.storage === o.storage) return false;
+    const nd = g.dim(), k = pads.length / 2;
+    if (k > 3 || gi.numel() < nativeSizePolicy.minNumel) return false;
+    const meta = metaArray(2 + 2 * nd + 2 * k);
+    meta[0] = nd;
+    meta[1] = k;
+    g.sizes().forEach((v, d) => (meta[2 + d] = v));
+    o.sizes().forEach((v, d) => (meta[2 + nd + d] = v));
+    pads.forEach((v, i) => (meta[2 + 2 * nd + i] = v));
+    return addon.shape_pad_backward(st, reflect, typedView(g.storage, g.dtype), g.storage_offset(), typedView(o.storage, o.dtype), o.storage_offset(), meta);
   });
   const shuffleKernel = (up: boolean) => (output: Tensor, input: Tensor, r: number): boolean =>
     output.numel() >= nativeSizePolicy.minNumel && output._impl.storage !== input._impl.storage && shuffle(addon, output, input, r, up);
