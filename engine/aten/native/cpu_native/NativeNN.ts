@@ -6,7 +6,8 @@
 // mean, embedding_dense_backward, and nll_loss forward / backward (cross_entropy's last step). The NN kernels take float32 and float64 on contiguous operands (the
 // layout PyTorch's kernels themselves run on after .contiguous()), softmax also bfloat16 (in
 // float, but the last-dim log_softmax forward); index_select, gather and scatter
-// copy elements of any dtype (adds: float32, float64, int32, int64), gather and scatter on any strides.
+// copy elements of any dtype (adds: float32, float64, int32, int64), gather and scatter on any strides;
+// index_select reads its int64 / int32 index tensor where it lies (any stride, 0-d).
 // Anything else (another dtype, a strided or channels-last operand, an index out of range, whose
 // error the TypeScript kernel raises) returns false and the TypeScript kernel runs.
 
