@@ -2,9 +2,11 @@
 // sum and mean), embedding_dense_backward, and nll_loss forward / backward (a gather of the targets). Copies move raw elements of any dtype (1 to 16 bytes);
 // the adds take float32, float64, int32 and int64. Work is split so that no two threads touch one
 // element and each element sees its updates in the TypeScript kernel's order (the same results, for
-// any thread count). Index values are checked before anything is written: a kernel returns false on
-// an out-of-range index, and the TypeScript kernel raises PyTorch's error.
+// any thread count). Index values are checked before anything is written (gather: as it copies, into
+// its result only): a kernel returns false on an out-of-range index, and the TypeScript kernel raises
+// PyTorch's error.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -48,39 +50,49 @@ Napi::Value fail(const Napi::CallbackInfo& info, const std::string& what) {
 
 inline int64_t at_least_1(int64_t v) { return v < 1 ? 1 : v; }
 
-void copy_item(char* dst, const char* src, int64_t item) {
-  switch (item) {
-    case 1: *dst = *src; break;
-    case 2: std::memcpy(dst, src, 2); break;
-    case 4: std::memcpy(dst, src, 4); break;
-    case 8: std::memcpy(dst, src, 8); break;
-    default: std::memcpy(dst, src, item);
-  }
+// index_select(itemsize, dst, dstOffset, src, srcOffset, outer, srcDimSize, inner, index: BigInt64Array | Int32Array,
+//              indexOffset, indexStride, n)
+// contiguous src (outer, srcDimSize, inner) -> dst (outer, n, inner); offsets in elements. The index is read
+// where it lies (int64 or int32, any stride): false, before anything is written, for one outside [0, srcDimSize).
+template <typename I>
+bool index_in_range(const I* index, int64_t n, int64_t stride, int64_t dim) {
+  bool ok = true;
+  for (int64_t i = 0; i < n; ++i) ok &= index[i * stride] >= 0 && index[i * stride] < dim;
+  return ok;
 }
 
-// index_select(itemsize, dst, dstOffset, src, srcOffset, outer, srcDimSize, inner, index: Float64Array)
-// contiguous src (outer, srcDimSize, inner) -> dst (outer, n, inner); offsets in elements; indices valid
 Napi::Value IndexSelect(const Napi::CallbackInfo& info) {
   const int64_t item = info[0].As<Napi::Number>().Int64Value();
   const int64_t dst_off = info[2].As<Napi::Number>().Int64Value(), src_off = info[4].As<Napi::Number>().Int64Value();
   const int64_t outer = info[5].As<Napi::Number>().Int64Value(), dim = info[6].As<Napi::Number>().Int64Value(), inner = info[7].As<Napi::Number>().Int64Value();
-  Buf dst, src, ix;
-  if (!get_buf(info.Env(), info[1], dst) || !get_buf(info.Env(), info[3], src) || !get_buf(info.Env(), info[8], ix)) return fail(info, "index_select: typed arrays expected");
-  const int64_t n = static_cast<int64_t>(ix.bytes / 8);
-  const double* index = reinterpret_cast<const double*>(ix.data);
-  if (item <= 0 || dst_off < 0 || src_off < 0 || static_cast<uint64_t>((dst_off + outer * n * inner) * item) > dst.bytes ||
-      static_cast<uint64_t>((src_off + outer * dim * inner) * item) > src.bytes) {
+  const int64_t ix_off = info[9].As<Napi::Number>().Int64Value(), ix_stride = info[10].As<Napi::Number>().Int64Value(), n = info[11].As<Napi::Number>().Int64Value();
+  Buf dst, src;
+  if (!get_buf(info.Env(), info[1], dst) || !get_buf(info.Env(), info[3], src)) return fail(info, "index_select: typed arrays expected");
+  napi_typedarray_type ix_type;
+  size_t ix_len, ix_byte_off;
+  void* ix_data = nullptr;
+  napi_value ab;
+  if (napi_get_typedarray_info(info.Env(), info[8], &ix_type, &ix_len, &ix_data, &ab, &ix_byte_off) != napi_ok ||
+      (ix_type != napi_bigint64_array && ix_type != napi_int32_array)) {
+    return fail(info, "index_select: an int64 or int32 index expected");
+  }
+  const bool long_index = ix_type == napi_bigint64_array;
+  const int64_t ix_last = ix_off + (n > 0 ? (n - 1) * ix_stride : 0);
+  if (item <= 0 || dst_off < 0 || src_off < 0 || n < 0 || ix_off < 0 || ix_last < 0 || (n > 0 && static_cast<uint64_t>(ix_last) >= ix_len) ||
+      static_cast<uint64_t>((dst_off + outer * n * inner) * item) > dst.bytes || static_cast<uint64_t>((src_off + outer * dim * inner) * item) > src.bytes) {
     return fail(info, "index_select: arrays too short for the sizes");
   }
-  for (int64_t i = 0; i < n; ++i)
-    if (!(index[i] >= 0 && index[i] < dim)) return Napi::Boolean::New(info.Env(), false);
+  const int64_t* ix64 = static_cast<const int64_t*>(ix_data) + ix_off;
+  const int32_t* ix32 = static_cast<const int32_t*>(ix_data) + ix_off;
+  if (!(long_index ? index_in_range(ix64, n, ix_stride, dim) : index_in_range(ix32, n, ix_stride, dim))) return Napi::Boolean::New(info.Env(), false);
   const int64_t row = inner * item;
   char* d = dst.data + dst_off * item;
   const char* s = src.data + src_off * item;
   parallel_for(0, outer * n, at_least_1(GRAIN_SIZE / at_least_1(inner)), [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
       const int64_t o = t / n, i = t % n;
-      std::memcpy(d + t * row, s + (o * dim + static_cast<int64_t>(index[i])) * row, row);
+      const int64_t k = long_index ? ix64[i * ix_stride] : ix32[i * ix_stride];
+      std::memcpy(d + t * row, s + (o * dim + k) * row, row);
     }
   });
   return Napi::Boolean::New(info.Env(), true);
@@ -91,79 +103,17 @@ Napi::Value IndexSelect(const Napi::CallbackInfo& info) {
 //   mode 1 scatter:     self[p with p[dim] = index[p]] = other[p]      (other: src, or one value with strides 0)
 //   mode 2 scatter_add: self[...] += other[p]
 // meta = [ndim, index sizes..., then index, self, other: offset, strides... (elements)], then self's size along dim.
-// Each thread takes whole lines along dim and walks them in order, as the TypeScript kernel walks them.
-template <typename T>
-void add_into(char* dst, const char* src) {
-  T a, b;
-  std::memcpy(&a, dst, sizeof(T));
-  std::memcpy(&b, src, sizeof(T));
-  a = static_cast<T>(a + b);
-  std::memcpy(dst, &a, sizeof(T));
-}
-template <>
-void add_into<int64_t>(char* dst, const char* src) {  // wraps, as the TypeScript kernel's BigInt.asIntN
-  uint64_t a, b;
-  std::memcpy(&a, dst, 8);
-  std::memcpy(&b, src, 8);
-  a += b;
-  std::memcpy(dst, &a, 8);
-}
-template <>
-void add_into<int32_t>(char* dst, const char* src) {
-  uint32_t a, b;
-  std::memcpy(&a, dst, 4);
-  std::memcpy(&b, src, 4);
-  a += b;
-  std::memcpy(dst, &a, 4);
-}
-
-Napi::Value GatherScatter(const Napi::CallbackInfo& info) {
-  const int mode = info[0].As<Napi::Number>().Int32Value();
-  const int dtype = info[1].As<Napi::Number>().Int32Value();
-  const int64_t item = info[2].As<Napi::Number>().Int64Value();
-  const int64_t dim = info[4].As<Napi::Number>().Int64Value();
-  void (*add)(char*, const char*) = nullptr;
-  if (mode == 2) {
-    if (dtype == kFloat) add = add_into<float>;
-    else if (dtype == kDouble) add = add_into<double>;
-    else if (dtype == kInt) add = add_into<int32_t>;
-    else if (dtype == kLong) add = add_into<int64_t>;
-    else return Napi::Boolean::New(info.Env(), false);
-  }
-  Buf meta_b, ix, self, other;
-  if (!get_buf(info.Env(), info[3], meta_b) || !get_buf(info.Env(), info[5], ix) || !get_buf(info.Env(), info[6], self) || !get_buf(info.Env(), info[7], other)) {
-    return fail(info, "gather/scatter: typed arrays expected");
-  }
-  const double* m = reinterpret_cast<const double*>(meta_b.data);
-  const int nd = static_cast<int>(m[0]);
-  if (nd < 1 || nd > kMaxIndexDims || dim < 0 || dim >= nd || meta_b.bytes / 8 < static_cast<size_t>(2 + nd + 3 * (1 + nd))) return fail(info, "gather/scatter: bad meta");
+// Two self elements are hit from one index line (the positions that differ only along dim) or from
+// none, so threads take whole lines and walk each line in index order: the TypeScript kernel's order
+// for every element. When dim is not the last dim, the lines next to each other in the last dim are
+// walked together (i along dim outside, the last dim inside) so the reads and writes stay sequential.
+struct Geometry {
+  int nd = 0, dim = 0;
   int64_t shape[kMaxIndexDims], st[3][kMaxIndexDims], off[3];
-  for (int d = 0; d < nd; ++d) shape[d] = static_cast<int64_t>(m[1 + d]);
-  const double* q = m + 1 + nd;
-  for (int k = 0; k < 3; ++k) {
-    off[k] = static_cast<int64_t>(*q++);
-    for (int d = 0; d < nd; ++d) st[k][d] = static_cast<int64_t>(*q++);
-  }
-  const int64_t bound = static_cast<int64_t>(*q);
-  // the extent each operand's walk reaches must lie inside its array
-  const Buf* bufs[3] = {&ix, &self, &other};
-  const int64_t items[3] = {8, item, item};
-  for (int k = 0; k < 3; ++k) {
-    int64_t lo = off[k], hi = off[k];
-    for (int d = 0; d < nd; ++d) {
-      if (shape[d] == 0) { lo = hi = off[k]; break; }
-      const int64_t span = (k == 1 && d == dim ? bound - 1 : shape[d] - 1) * st[k][d];
-      if (span < 0) lo += span; else hi += span;
-    }
-    if (lo < 0 || static_cast<uint64_t>((hi + 1) * items[k]) > bufs[k]->bytes) return fail(info, "gather/scatter: arrays too short for the sizes");
-  }
-  // the lines along dim: the other dims' positions, row-major
-  int64_t outer = 1;
-  for (int d = 0; d < nd; ++d) if (d != dim) outer *= shape[d];
-  const int64_t len = shape[dim];
-  if (outer == 0 || len == 0) return Napi::Boolean::New(info.Env(), true);
-  const int64_t* index = reinterpret_cast<const int64_t*>(ix.data);
-  auto line_offsets = [&](int64_t t, int64_t o[3]) {
+  int64_t len = 0, outer = 0, bound = 0;
+  bool plane = false;  // dim is not the last dim: lines are walked W = shape[nd - 1] at a time
+  // the three operands' offsets where the t-th line (row-major over the dims but dim) starts
+  void line_offsets(int64_t t, int64_t o[3]) const {
     o[0] = off[0], o[1] = off[1], o[2] = off[2];
     for (int d = nd - 1; d >= 0; --d) {
       if (d == dim) continue;
@@ -171,33 +121,152 @@ Napi::Value GatherScatter(const Napi::CallbackInfo& info) {
       t /= shape[d];
       for (int k = 0; k < 3; ++k) o[k] += c * st[k][d];
     }
-  };
-  // every index first: nothing is written if one is out of range
-  bool in_range = true;
-  for (int64_t t = 0; t < outer && in_range; ++t) {
-    int64_t o[3];
-    line_offsets(t, o);
-    for (int64_t i = 0; i < len; ++i) {
-      const int64_t v = index[o[0] + i * st[0][dim]];
-      if (v < 0 || v >= bound) { in_range = false; break; }
-    }
   }
-  if (!in_range) return Napi::Boolean::New(info.Env(), false);
-  parallel_for(0, outer, at_least_1(GRAIN_SIZE / at_least_1(len)), [&](int64_t b, int64_t e) {
+};
+
+// Walks lines [b, e): f(v, self offset, other offset) for each index element v, in each line's order.
+template <typename F>
+void walk_lines(const Geometry& g, const int64_t* index, int64_t b, int64_t e, F&& f) {
+  const int64_t si = g.st[0][g.dim], sx = g.st[2][g.dim];
+  if (!g.plane) {
     for (int64_t t = b; t < e; ++t) {
       int64_t o[3];
-      line_offsets(t, o);
-      for (int64_t i = 0; i < len; ++i) {
-        const int64_t v = index[o[0] + i * st[0][dim]];
-        char* s = self.data + (o[1] + v * st[1][dim]) * item;
-        char* x = other.data + (o[2] + i * st[2][dim]) * item;
-        if (mode == 0) copy_item(x, s, item);
-        else if (mode == 1) copy_item(s, x, item);
-        else add(s, x);
-      }
+      g.line_offsets(t, o);
+      const int64_t* ip = index + o[0];
+      for (int64_t i = 0; i < g.len; ++i) f(ip[i * si], o[1], o[2] + i * sx);
+    }
+    return;
+  }
+  const int last = g.nd - 1;
+  const int64_t W = g.shape[last], ti = g.st[0][last], ts = g.st[1][last], tx = g.st[2][last];
+  for (int64_t t = b; t < e;) {
+    const int64_t j0 = t % W, j1 = std::min(W, j0 + (e - t));
+    int64_t o[3];
+    g.line_offsets(t - j0, o);
+    for (int64_t i = 0; i < g.len; ++i) {
+      const int64_t* ip = index + o[0] + i * si;
+      const int64_t xo = o[2] + i * sx;
+      for (int64_t j = j0; j < j1; ++j) f(ip[j * ti], o[1] + j * ts, xo + j * tx);
+    }
+    t += j1 - j0;
+  }
+}
+
+template <int N>
+struct Bytes { char b[N]; };  // an element moved as its bytes (16: complex128)
+
+// mode 0 (gather) checks as it copies and returns false at a bad index: only its result is written,
+// which is left partly written, as PyTorch's loop (its TORCH_CHECK runs inside the parallel loop) leaves it.
+template <typename T, int MODE>
+bool run_gather_scatter(const Geometry& g, const int64_t* index, char* self, char* other) {
+  T* S = reinterpret_cast<T*>(self);
+  T* X = reinterpret_cast<T*>(other);
+  const int64_t ss = g.st[1][g.dim], bound = g.bound;
+  std::atomic<bool> bad{false};
+  parallel_for(0, g.outer, at_least_1(GRAIN_SIZE / at_least_1(g.len)), [&](int64_t b, int64_t e) {
+    if constexpr (MODE == 0) {
+      bool ok = true;
+      walk_lines(g, index, b, e, [&](int64_t v, int64_t so, int64_t xo) {
+        ok &= v >= 0 && v < bound;
+        X[xo] = S[so + (ok ? v : 0) * ss];
+      });
+      if (!ok) bad = true;
+    } else if constexpr (MODE == 1) {
+      walk_lines(g, index, b, e, [&](int64_t v, int64_t so, int64_t xo) { S[so + v * ss] = X[xo]; });
+    } else {
+      walk_lines(g, index, b, e, [&](int64_t v, int64_t so, int64_t xo) {
+        T& d = S[so + v * ss];
+        d = static_cast<T>(d + X[xo]);
+      });
     }
   });
-  return Napi::Boolean::New(info.Env(), true);
+  return !bad;
+}
+
+// every index in [0, bound), checked over the pool before a scatter writes anything
+bool indices_in_range(const Geometry& g, const int64_t* index) {
+  std::atomic<bool> bad{false};
+  parallel_for(0, g.outer, at_least_1(GRAIN_SIZE / at_least_1(g.len)), [&](int64_t b, int64_t e) {
+    bool ok = true;
+    walk_lines(g, index, b, e, [&](int64_t v, int64_t, int64_t) { ok &= v >= 0 && v < g.bound; });
+    if (!ok) bad = true;
+  });
+  return !bad;
+}
+
+template <int MODE>
+bool copy_by_size(const Geometry& g, int64_t item, const int64_t* index, char* self, char* other) {
+  switch (item) {
+    case 1: return run_gather_scatter<uint8_t, MODE>(g, index, self, other);
+    case 2: return run_gather_scatter<uint16_t, MODE>(g, index, self, other);
+    case 4: return run_gather_scatter<uint32_t, MODE>(g, index, self, other);
+    case 8: return run_gather_scatter<uint64_t, MODE>(g, index, self, other);
+    case 16: return run_gather_scatter<Bytes<16>, MODE>(g, index, self, other);
+  }
+  return false;
+}
+
+Napi::Value GatherScatter(const Napi::CallbackInfo& info) {
+  const int mode = info[0].As<Napi::Number>().Int32Value();
+  const int dtype = info[1].As<Napi::Number>().Int32Value();
+  const int64_t item = info[2].As<Napi::Number>().Int64Value();
+  const int64_t dim = info[4].As<Napi::Number>().Int64Value();
+  if (mode < 0 || mode > 2 || (mode == 2 && dtype != kFloat && dtype != kDouble && dtype != kInt && dtype != kLong) ||
+      (mode != 2 && item != 1 && item != 2 && item != 4 && item != 8 && item != 16)) {
+    return Napi::Boolean::New(info.Env(), false);
+  }
+  Buf meta_b, ix, self, other;
+  if (!get_buf(info.Env(), info[3], meta_b) || !get_buf(info.Env(), info[5], ix) || !get_buf(info.Env(), info[6], self) || !get_buf(info.Env(), info[7], other)) {
+    return fail(info, "gather/scatter: typed arrays expected");
+  }
+  const double* m = reinterpret_cast<const double*>(meta_b.data);
+  Geometry g;
+  g.nd = static_cast<int>(m[0]);
+  const int nd = g.nd;
+  if (nd < 1 || nd > kMaxIndexDims || dim < 0 || dim >= nd || meta_b.bytes / 8 < static_cast<size_t>(2 + nd + 3 * (1 + nd))) return fail(info, "gather/scatter: bad meta");
+  g.dim = static_cast<int>(dim);
+  for (int d = 0; d < nd; ++d) g.shape[d] = static_cast<int64_t>(m[1 + d]);
+  const double* q = m + 1 + nd;
+  for (int k = 0; k < 3; ++k) {
+    g.off[k] = static_cast<int64_t>(*q++);
+    for (int d = 0; d < nd; ++d) g.st[k][d] = static_cast<int64_t>(*q++);
+  }
+  g.bound = static_cast<int64_t>(*q);
+  // the extent each operand's walk reaches must lie inside its array
+  const Buf* bufs[3] = {&ix, &self, &other};
+  const int64_t items[3] = {8, item, item};
+  for (int k = 0; k < 3; ++k) {
+    int64_t lo = g.off[k], hi = g.off[k];
+    for (int d = 0; d < nd; ++d) {
+      if (g.shape[d] == 0) { lo = hi = g.off[k]; break; }
+      const int64_t span = (k == 1 && d == dim ? g.bound - 1 : g.shape[d] - 1) * g.st[k][d];
+      if (span < 0) lo += span; else hi += span;
+    }
+    if (lo < 0 || static_cast<uint64_t>((hi + 1) * items[k]) > bufs[k]->bytes) return fail(info, "gather/scatter: arrays too short for the sizes");
+  }
+  g.outer = 1;
+  for (int d = 0; d < nd; ++d) if (d != dim) g.outer *= g.shape[d];
+  g.len = g.shape[dim];
+  g.plane = dim != nd - 1 && g.shape[nd - 1] > 1;
+  if (g.outer == 0 || g.len == 0) return Napi::Boolean::New(info.Env(), true);
+  const int64_t* index = reinterpret_cast<const int64_t*>(ix.data);
+  bool ok;
+  if (mode == 0) {
+    ok = copy_by_size<0>(g, item, index, self.data, other.data);
+  } else if (!indices_in_range(g, index)) {
+    ok = false;
+  } else if (mode == 1) {
+    ok = copy_by_size<1>(g, item, index, self.data, other.data);
+  } else if (dtype == kFloat) {  // the integer adds wrap, as the TypeScript kernel's BigInt.asIntN / int32 arithmetic
+    ok = run_gather_scatter<float, 2>(g, index, self.data, other.data);
+  } else if (dtype == kDouble) {
+    ok = run_gather_scatter<double, 2>(g, index, self.data, other.data);
+  } else if (dtype == kInt) {
+    ok = run_gather_scatter<uint32_t, 2>(g, index, self.data, other.data);
+  } else {
+    ok = run_gather_scatter<uint64_t, 2>(g, index, self.data, other.data);
+  }
+  return Napi::Boolean::New(info.Env(), ok);
 }
 
 // embedding_dense_backward(dtype, gradWeight, gwOffset, grad, gradOffset, index: Float64Array, numWeights, D, paddingIdx, scale)

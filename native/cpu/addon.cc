@@ -17,6 +17,9 @@
 #include "Bmm.h"
 #include "Fill.h"
 #include "Ops2.h"
+#include "Shape.h"
+#include "Histogram.h"
+#include "Bucketize.h"
 #include "Loops.h"
 #include "NN.h"
 #include "Pointwise.h"
@@ -166,6 +169,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitSorting(env, exports);
   InitScan(env, exports);
   InitUnique(env, exports);
+  InitShape(env, exports);
+  InitHistogram(env, exports);
+  InitBucketize(env, exports);
   return exports;
 }
 

@@ -24,6 +24,8 @@ import { registerRandomKernels } from "./NativeRandom.js";
 import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
 import { registerOps2Kernels } from "./NativeOps2.js";
+import { registerShapeKernels } from "./NativeShape.js";
+import { registerHistogramKernels, registerBucketizeKernel } from "./NativeHistogram.js";
 import { registerAdvancedIndexKernels } from "./NativeAdvancedIndex.js";
 import { registerSortingKernels, registerUniqueKernel, registerOrderStatisticKernels } from "./NativeSorting.js";
 import { registerScanKernels } from "./NativeScan.js";
@@ -144,6 +146,9 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerUniqueKernel(addon);
   registerOrderStatisticKernels(addon);
   registerScanKernels(addon);
+  registerShapeKernels(addon);
+  registerHistogramKernels(addon);
+  registerBucketizeKernel(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

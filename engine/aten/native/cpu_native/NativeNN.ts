@@ -6,7 +6,8 @@
 // mean, embedding_dense_backward, and nll_loss forward / backward (cross_entropy's last step). The NN kernels take float32 and float64 on contiguous operands (the
 // layout PyTorch's kernels themselves run on after .contiguous()), softmax also bfloat16 (in
 // float, but the last-dim log_softmax forward); index_select, gather and scatter
-// copy elements of any dtype (adds: float32, float64, int32, int64), gather and scatter on any strides.
+// copy elements of any dtype (adds: float32, float64, int32, int64), gather and scatter on any strides;
+// index_select reads its int64 / int32 index tensor where it lies (any stride, 0-d).
 // Anything else (another dtype, a strided or channels-last operand, an index out of range, whose
 // error the TypeScript kernel raises) returns false and the TypeScript kernel runs.
 
@@ -67,7 +68,10 @@ export interface NativeNNAddon {
     P: number, H: number, W: number, OH: number, OW: number, window: Float64Array | null,
   ): boolean;
   /** Copies rows of any dtype (itemsize bytes per element); offsets in elements; false for an index out of range. */
-  nn_index_select(itemsize: number, dst: Uint8Array, dstOffset: number, src: Uint8Array, srcOffset: number, outer: number, dimSize: number, inner: number, index: Float64Array): boolean;
+  nn_index_select(
+    itemsize: number, dst: Uint8Array, dstOffset: number, src: Uint8Array, srcOffset: number, outer: number, dimSize: number, inner: number,
+    index: TypedView, indexOffset: number, indexStride: number, n: number,
+  ): boolean;
   /** mode 0 gather, 1 scatter, 2 scatter_add; meta = [ndim, sizes, (offset, strides) of index, self, other, self's size along dim]. */
   nn_gather_scatter(mode: number, dtype: number, itemsize: number, meta: Float64Array, dim: number, index: TypedView, self: Uint8Array, other: ArrayBufferView): boolean;
   nn_embedding_dense_backward(
@@ -308,7 +312,8 @@ export function registerNNKernels(addon: NativeAddon): void {
     const sizes = self._impl.sizes();
     return addon.nn_index_select(
       self.dtype.itemsize, bytesOf(result), result._impl.storage_offset(), bytesOf(self), self._impl.storage_offset(),
-      prod(sizes.slice(0, dim)), sizes[dim], prod(sizes.slice(dim + 1)), index,
+      prod(sizes.slice(0, dim)), sizes[dim], prod(sizes.slice(dim + 1)),
+      typedView(index._impl.storage, index.dtype), index._impl.storage_offset(), index.dim() === 0 ? 1 : index.stride(0), index.numel(),
     );
   });
   gather_stub.register("native", (result, self, dim, index) => result.dtype === self.dtype && gatherScatter(addon, 0, self, dim, index, result, null));

@@ -72,6 +72,7 @@ import {
   softplus_backward_stub, hardswish_backward_stub, mish_backward_stub, coef, stepOf,
 } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
+import { shapeCopy } from "./NativeShape.js";
 import { flip_stub } from "../join/Reorder.js";
 import { mse_stub } from "../loss/LossKernel.js";
 import { ALL_TYPES_AND_BFLOAT16, ALL_TYPES_AND_BOOL, FLOATING_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_HALF } from "../unary/Dispatch.js";
@@ -399,8 +400,9 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   lerp_kernel_scalar_weight.register("native", withValue(PwOp.lerpScalar));
   lerp_kernel_tensor_weight.register("native", within(OPTIM, PwOp.lerpTensor));
 
-  // ---- copy_: dst[i] = static_cast<dst_t>(src[i]) ----
-  copy_stub.register("native", (dst, src) => castInto(addon, dst, src, null));
+  // ---- copy_: dst[i] = static_cast<dst_t>(src[i]); a same-dtype copy first tries Shape.cc's row /
+  // tile copy (NativeShape.ts), which declines the layouts pw_cast walks ----
+  copy_stub.register("native", (dst, src) => shapeCopy(addon, dst, src) || castInto(addon, dst, src, null));
 
   // ---- flip: the same copy, reading self backwards along the flipped dims (negative strides from
   // the last element of each, as flip_kernel restrides its TensorIterator's input) ----

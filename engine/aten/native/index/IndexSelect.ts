@@ -13,8 +13,16 @@ import { assert_no_overlap, forEachIndex, hasData, indexValues, isIntIndex, offs
 
 const REF = "aten/src/ATen/native/TensorAdvancedIndexing.cpp";
 
-export const index_select_stub = new DispatchStub<(result: Tensor, self: Tensor, dim: number, index: Float64Array) => void>("index_select", REF);
-index_select_stub.register("ts", (result, self, dim, index) => {
+/** Every index in [0, dimSize), or PyTorch's error. */
+function checkIndexRange(index: Float64Array, dimSize: number): void {
+  for (const i of index) if (!(i >= 0 && i < dimSize)) throw new IndexError("index out of range in self");
+}
+
+/** The stub takes the index tensor (int64 or int32, a vector or a scalar): a kernel reads it where it lies and checks its range. */
+export const index_select_stub = new DispatchStub<(result: Tensor, self: Tensor, dim: number, index: Tensor) => void>("index_select", REF);
+index_select_stub.register("ts", (result, self, dim, indexTensor) => {
+  const index = indexValues(indexTensor);
+  checkIndexRange(index, self.dim() === 0 ? 1 : self.size(dim));
   const dst = rawView(result), src = rawView(self);
   const scalar = self.dim() === 0;
   const from: number[] = [];
@@ -39,10 +47,9 @@ export function index_select_out_cpu_(self: Tensor, dimArg: number, index: Tenso
   if (self.dim() > 0) size[dim] = numel;
   resize_output(result, size);
   if (!hasData(result)) return result;
-  const idx = indexValues(index);
-  const dimSize = self.dim() === 0 ? 1 : self.size(dim);
-  for (const i of idx) if (!(i >= 0 && i < dimSize)) throw new IndexError("index out of range in self");
-  if (result.numel() > 0) index_select_stub.call(self.device.type, result, self, dim, idx);
+  // an empty result is not written, but its indices are still checked
+  if (result.numel() > 0) index_select_stub.call(self.device.type, result, self, dim, index);
+  else checkIndexRange(indexValues(index), self.dim() === 0 ? 1 : self.size(dim));
   return result;
 }
 

@@ -7,25 +7,32 @@ import type { Tensor } from "../../core/Tensor.js";
 import { resize_output } from "../Resize.js";
 import { DispatchStub } from "../DispatchStub.js";
 import { dimMask, gather, writeAll, roundTo } from "../reduce/ReduceUtils.js";
-import { asDouble, emptyLike, isNaNValue, notImplementedFor, type Value } from "./common.js";
+import { asDouble, emptyLike, notImplementedFor, type Value } from "./common.js";
 import { typeMetaName } from "../binary/TypeMeta.js";
+import { max_default } from "../../../generated/max.js";
+import { min_default } from "../../../generated/min.js";
 
 const values = (t: Tensor): Value[] => (t.numel() === 0 ? [] : gather(t, dimMask(null, t.dim()))[0]);
+/** A 0-d tensor's value as a number (a bool as 0 / 1). */
+const itemOf = (t: Tensor): number => Number(t.item());
 const notImplemented = notImplementedFor;
 
 // ---- bincount ----
 
-type BincountKernel = (out: Tensor, self: readonly Value[], weights: readonly number[] | null) => void;
+/** The kernel reads self (1-d, non-negative, below out's length) and weights (float32 or float64 sums: out's dtype) as tensors. */
+type BincountKernel = (out: Tensor, self: Tensor, weights: Tensor | null) => void;
 export const bincount_stub = new DispatchStub<BincountKernel>("bincount", "aten/src/ATen/native/SummaryOps.cpp");
-bincount_stub.register("ts", (out, self, weights) => {
+bincount_stub.register("ts", (out, selfT, weightsT) => {
   const n = out.numel();
   const wdt = out.dtype;
-  if (weights === null) {
+  const self = values(selfT);
+  if (weightsT === null) {
     const counts = new Array<bigint>(n).fill(0n);
     for (const v of self) counts[Number(v)] += 1n;
     writeAll(out, counts);
   } else {
     // float32 weights add in float; any other weights were converted to double
+    const weights = values(weightsT).map((v) => roundTo(wdt, asDouble(v)));
     const acc = new Array<number>(n).fill(0);
     self.forEach((v, i) => { acc[Number(v)] = roundTo(wdt, acc[Number(v)] + weights[i]); });
     writeAll(out, acc);
@@ -42,16 +49,15 @@ export function _bincount_cpu(self: Tensor, weights: Tensor | null, minlength: n
     writeAll(z, new Array(minlength).fill(0n));
     return z;
   }
-  const xs = values(self);
-  if (self.dim() !== 1 || xs.some((v) => v < 0)) throw new RuntimeError("bincount only supports 1-d non-negative integral inputs.");
+  // self.min() and self.max(), as _bincount_cpu_template reads them
+  if (self.dim() !== 1 || itemOf(min_default.call(self) as Tensor) < 0) throw new RuntimeError("bincount only supports 1-d non-negative integral inputs.");
   if (weights !== null && (weights.dim() !== 1 || weights.shape[0] !== self.shape[0])) {
     throw new RuntimeError("weights should be 1-d and have the same length as input");
   }
-  const nbins = Math.max(xs.reduce<number>((m, v) => Math.max(m, Number(v)), 0) + 1, minlength);
+  const nbins = Math.max(itemOf(max_default.call(self) as Tensor) + 1, minlength);
   const wdt: dtype | null = weights === null ? null : weights.dtype === float32 ? float32 : float64;
   const out = emptyLike(self, [nbins], wdt ?? int64);
-  const ws = weights === null ? null : values(weights).map((v) => roundTo(wdt!, asDouble(v)));
-  bincount_stub.call(self.device.type, out, xs, ws);
+  bincount_stub.call(self.device.type, out, self, weights);
   return out;
 }
 
@@ -89,10 +95,12 @@ function upperBound(edges: readonly number[], lo: number, hi: number, v: number)
   return lo;
 }
 
-type HistKernel = (hist: Tensor, input: readonly number[], edges: readonly number[]) => void;
+/** The kernel reads the input tensor (hist's dtype) itself; edges are linspace's values of that dtype. */
+type HistKernel = (hist: Tensor, self: Tensor, edges: readonly number[]) => void;
 export const histogramdd_linear_stub = new DispatchStub<HistKernel>("histogramdd_linear_stub", "aten/src/ATen/native/cpu/HistogramKernel.cpp");
-histogramdd_linear_stub.register("ts", (hist, input, edges) => {
+histogramdd_linear_stub.register("ts", (hist, self, edges) => {
   const dt = hist.dtype;
+  const input = values(self).map((x) => roundTo(dt, asDouble(x)));
   const r = (v: number) => roundTo(dt, v);
   const nEdges = edges.length;
   const [left, right] = [edges[0], edges[nEdges - 1]];
@@ -126,12 +134,12 @@ export function histogram_histc_cpu_out(self: Tensor, bins: number, min: number 
   }
   if (bins <= 0) throw new RuntimeError(`torch.histogram(): bins must be > 0, but got ${bins} for dimension 0`);
   resize_output(hist, [bins]);
-  const xs = values(self).map(asDouble);
   let [lo, hi] = [Number(min), Number(max)];
-  if (lo === hi && xs.length > 0) {
+  if (lo === hi && self.numel() > 0) {
+    // aminmax: the extremes, NaN if there is one
     if (st === ScalarType.Half) throw notImplemented("aminmax_cpu", st);
-    lo = xs.reduce((a, x) => (isNaNValue(a) || isNaNValue(x) ? NaN : Math.min(a, x)), Infinity);
-    hi = xs.reduce((a, x) => (isNaNValue(a) || isNaNValue(x) ? NaN : Math.max(a, x)), -Infinity);
+    lo = itemOf(min_default.call(self) as Tensor);
+    hi = itemOf(max_default.call(self) as Tensor);
   }
   if (lo === hi) [lo, hi] = [lo - 1, hi + 1];
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) {
@@ -142,7 +150,7 @@ export function histogram_histc_cpu_out(self: Tensor, bins: number, min: number 
   if (!(lo < hi)) throw new RuntimeError("torch.histc: max must be larger than min");
   if (st === ScalarType.Bool) throw notImplemented("linspace_cpu", st);
   if (!(st === ScalarType.Float || st === ScalarType.Double || st === ScalarType.BFloat16)) throw notImplemented("histogram_cpu", st);
-  histogramdd_linear_stub.call(self.device.type, hist, xs.map((x) => roundTo(self.dtype, x)), linspace(lo, hi, bins + 1, self.dtype));
+  histogramdd_linear_stub.call(self.device.type, hist, self, linspace(lo, hi, bins + 1, self.dtype));
   return hist;
 }
 

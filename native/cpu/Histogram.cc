@@ -1,0 +1,188 @@
+// Counting kernels (SummaryOps.cpp bincount, cpu/HistogramKernel.cpp histc's linear binning), reading
+// their input where it lies (engine side: cpu_native/NativeHistogram.ts):
+//   hist_bincount: counts (int64) over the pool, each thread into its own bins, summed after (integer
+//     sums: any split gives the same counts); float32 / float64 weights summed on one thread in input
+//     order, the TypeScript kernel's order (a float sum's bits depend on it)
+//   hist_histc: float32 / float64, the TypeScript kernel's bin arithmetic in the element type; counts
+//     over the pool as above, then rounded as the TS kernel's float counts round (a float32 count stops
+//     at 2^24: adding 1 there rounds back to 2^24)
+#include "Histogram.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ThreadPool.h"
+#include "kernels.h"
+
+namespace glasstorch {
+namespace {
+
+Napi::Value fail(const Napi::CallbackInfo& info, const std::string& what) {
+  Napi::TypeError::New(info.Env(), "glasstorch native: " + what).ThrowAsJavaScriptException();
+  return info.Env().Undefined();
+}
+
+struct View {
+  void* data = nullptr;
+  size_t length = 0;  // elements
+  napi_typedarray_type type;
+};
+
+bool get_view(napi_env env, napi_value v, View& out) {
+  size_t byte_offset;
+  napi_value ab;
+  return napi_get_typedarray_info(env, v, &out.type, &out.length, &out.data, &ab, &byte_offset) == napi_ok;
+}
+
+// The elements [off, off + (n - 1) * stride] lie in the view.
+bool inside(const View& v, int64_t off, int64_t stride, int64_t n) {
+  if (n == 0) return true;
+  const int64_t last = off + (n - 1) * stride;
+  return off >= 0 && last >= 0 && static_cast<uint64_t>(std::max(off, last)) < v.length;
+}
+
+// Per-thread counts of bin(i) for i in [0, n) (bin < 0: not counted), summed into counts.
+template <typename Bin>
+void count_bins(int64_t n, int64_t nbins, std::vector<int64_t>& counts, Bin bin) {
+  counts.assign(nbins, 0);
+  // a private histogram per chunk only pays when the input is larger than the bins
+  if (n < 4 * nbins || n <= GRAIN_SIZE) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t b = bin(i);
+      if (b >= 0) ++counts[b];
+    }
+    return;
+  }
+  const int64_t chunks = std::min<int64_t>(get_num_threads(), n / GRAIN_SIZE);
+  std::vector<std::vector<int64_t>> local(chunks, std::vector<int64_t>(nbins, 0));
+  parallel_for(0, chunks, 1, [&](int64_t cb, int64_t ce) {
+    for (int64_t c = cb; c < ce; ++c) {
+      int64_t* h = local[c].data();
+      const int64_t b0 = n * c / chunks, b1 = n * (c + 1) / chunks;
+      for (int64_t i = b0; i < b1; ++i) {
+        const int64_t b = bin(i);
+        if (b >= 0) ++h[b];
+      }
+    }
+  });
+  for (const auto& h : local)
+    for (int64_t b = 0; b < nbins; ++b) counts[b] += h[b];
+}
+
+template <typename I>
+bool bincount_typed(const I* x, int64_t xs, int64_t n, int64_t nbins, const View* w, int64_t w_off, int64_t ws, View& out, int64_t out_off) {
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = static_cast<int64_t>(x[i * xs]);
+    if (v < 0 || v >= nbins) return false;
+  }
+  if (w == nullptr) {
+    std::vector<int64_t> counts;
+    count_bins(n, nbins, counts, [&](int64_t i) { return static_cast<int64_t>(x[i * xs]); });
+    std::memcpy(static_cast<int64_t*>(out.data) + out_off, counts.data(), nbins * sizeof(int64_t));
+    return true;
+  }
+  auto sum = [&](auto* acc, const auto* wt) {
+    using T = std::remove_pointer_t<decltype(acc)>;
+    std::fill(acc, acc + nbins, T(0));
+    for (int64_t i = 0; i < n; ++i) {
+      T& a = acc[static_cast<int64_t>(x[i * xs])];
+      a = static_cast<T>(a + wt[i * ws]);
+    }
+  };
+  if (w->type == napi_float32_array) sum(static_cast<float*>(out.data) + out_off, static_cast<const float*>(w->data) + w_off);
+  else sum(static_cast<double*>(out.data) + out_off, static_cast<const double*>(w->data) + w_off);
+  return true;
+}
+
+// hist_bincount(self, selfOffset, selfStride, n, weights | null, wOffset, wStride, out, outOffset, nbins):
+// self an integer typed array (uint8/int8/int16/int32/int64), weights float32 / float64 (out's type),
+// out int64 without weights. false (nothing written) for a value outside [0, nbins).
+Napi::Value Bincount(const Napi::CallbackInfo& info) {
+  View x, w, out;
+  const bool has_w = !(info[4].IsNull() || info[4].IsUndefined());
+  if (!get_view(info.Env(), info[0], x) || (has_w && !get_view(info.Env(), info[4], w)) || !get_view(info.Env(), info[7], out)) return fail(info, "bincount: typed arrays expected");
+  const int64_t x_off = info[1].As<Napi::Number>().Int64Value(), xs = info[2].As<Napi::Number>().Int64Value(), n = info[3].As<Napi::Number>().Int64Value();
+  const int64_t w_off = info[5].As<Napi::Number>().Int64Value(), ws = info[6].As<Napi::Number>().Int64Value();
+  const int64_t out_off = info[8].As<Napi::Number>().Int64Value(), nbins = info[9].As<Napi::Number>().Int64Value();
+  if (has_w ? (w.type != out.type || (w.type != napi_float32_array && w.type != napi_float64_array)) : out.type != napi_bigint64_array) {
+    return fail(info, "bincount: weights and out of float32 / float64, or int64 out");
+  }
+  if (n < 0 || nbins < 0 || !inside(x, x_off, xs, n) || (has_w && !inside(w, w_off, ws, n)) || !inside(out, out_off, 1, nbins)) return fail(info, "bincount: arrays too short for the sizes");
+  const View* wp = has_w ? &w : nullptr;
+  bool ok;
+  switch (x.type) {
+    case napi_uint8_array: ok = bincount_typed(static_cast<const uint8_t*>(x.data) + x_off, xs, n, nbins, wp, w_off, ws, out, out_off); break;
+    case napi_int8_array: ok = bincount_typed(static_cast<const int8_t*>(x.data) + x_off, xs, n, nbins, wp, w_off, ws, out, out_off); break;
+    case napi_int16_array: ok = bincount_typed(static_cast<const int16_t*>(x.data) + x_off, xs, n, nbins, wp, w_off, ws, out, out_off); break;
+    case napi_int32_array: ok = bincount_typed(static_cast<const int32_t*>(x.data) + x_off, xs, n, nbins, wp, w_off, ws, out, out_off); break;
+    case napi_bigint64_array: ok = bincount_typed(static_cast<const int64_t*>(x.data) + x_off, xs, n, nbins, wp, w_off, ws, out, out_off); break;
+    default: return fail(info, "bincount: an integer input expected");
+  }
+  return Napi::Boolean::New(info.Env(), ok);
+}
+
+// The TypeScript kernel's bin of elt (Counting.ts histogramdd_linear_stub), in T: -1 outside the range.
+// `edges` has 2 more +inf after its n_edges. upper_bound over the (at most 3) edges[lo, hi) the
+// division leaves is, for non-decreasing edges, lo + how many of them are <= elt: counted without
+// branches (a data-dependent search mispredicts on every other element). The caller checks the order.
+template <typename T>
+__attribute__((always_inline)) inline int64_t linear_bin(T elt, const T* edges, int64_t n_edges) {
+  const T left = edges[0], right = edges[n_edges - 1];
+  if (elt < left || elt > right) return -1;  // NaN passes, into the first bin
+  int64_t pos = 0;
+  if (elt == elt) {
+    // LINEAR_INTERPOLATION_WITH_LOCAL_SEARCH: divide, then check the neighbouring bins' edges
+    const T q = static_cast<T>(static_cast<T>(static_cast<T>(elt - left) * static_cast<T>(n_edges - 1)) / static_cast<T>(right - left));
+    pos = static_cast<int64_t>(q);  // truncation, as Math.trunc
+    const int64_t lo = std::max<int64_t>(0, pos - 1), hi = std::min<int64_t>(pos + 2, n_edges);
+    int64_t at_or_below = 0;
+    for (int64_t k = 0; k < 3; ++k) at_or_below += (lo + k < hi) & (edges[lo + k] <= elt);
+    pos = lo + at_or_below - 1;
+  }
+  if (pos == n_edges - 1) pos -= 1;  // the last bin includes its right edge
+  return pos;
+}
+
+template <typename T>
+bool histc_typed(const T* x, int64_t n, const double* edges_d, int64_t n_edges, T* hist, int64_t max_count) {
+  std::vector<T> edges(n_edges + 2, std::numeric_limits<T>::infinity());
+  for (int64_t i = 0; i < n_edges; ++i) edges[i] = static_cast<T>(edges_d[i]);
+  // the counted search equals the TS kernel's binary search on ordered edges only
+  for (int64_t i = 1; i < n_edges; ++i) if (!(edges[i - 1] <= edges[i])) return false;
+  std::vector<int64_t> counts;
+  count_bins(n, n_edges - 1, counts, [&](int64_t i) { return linear_bin(x[i], edges.data(), n_edges); });
+  for (int64_t b = 0; b + 1 < n_edges; ++b) hist[b] = static_cast<T>(std::min(counts[b], max_count));
+  return true;
+}
+
+// hist_histc(self, selfOffset, n, edges: Float64Array (the dtype's values), hist, histOffset): self
+// contiguous float32 / float64, hist of its type with edges.length - 1 bins; false (nothing written)
+// for edges out of order.
+Napi::Value Histc(const Napi::CallbackInfo& info) {
+  View x, e, h;
+  if (!get_view(info.Env(), info[0], x) || !get_view(info.Env(), info[3], e) || !get_view(info.Env(), info[4], h)) return fail(info, "histc: typed arrays expected");
+  const int64_t x_off = info[1].As<Napi::Number>().Int64Value(), n = info[2].As<Napi::Number>().Int64Value(), h_off = info[5].As<Napi::Number>().Int64Value();
+  const int64_t n_edges = static_cast<int64_t>(e.length);
+  if (e.type != napi_float64_array || n_edges < 2 || x.type != h.type || (x.type != napi_float32_array && x.type != napi_float64_array)) {
+    return fail(info, "histc: float32 / float64 input and hist, Float64Array edges expected");
+  }
+  if (n < 0 || !inside(x, x_off, 1, n) || !inside(h, h_off, 1, n_edges - 1)) return fail(info, "histc: arrays too short for the sizes");
+  const double* edges = static_cast<const double*>(e.data);
+  const bool ok = x.type == napi_float32_array
+                      ? histc_typed(static_cast<const float*>(x.data) + x_off, n, edges, n_edges, static_cast<float*>(h.data) + h_off, int64_t(1) << 24)
+                      : histc_typed(static_cast<const double*>(x.data) + x_off, n, edges, n_edges, static_cast<double*>(h.data) + h_off, int64_t(1) << 53);
+  return Napi::Boolean::New(info.Env(), ok);
+}
+
+}  // namespace
+
+void InitHistogram(Napi::Env env, Napi::Object exports) {
+  exports.Set("hist_bincount", Napi::Function::New(env, Bincount));
+  exports.Set("hist_histc", Napi::Function::New(env, Histc));
+}
+
+}  // namespace glasstorch
