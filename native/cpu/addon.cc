@@ -16,6 +16,7 @@
 #include "Allocator.h"
 #include "Bmm.h"
 #include "Fill.h"
+#include "Loss.h"
 #include "Ops2.h"
 #include "Loops.h"
 #include "NN.h"
@@ -164,6 +165,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitAdvancedIndex(env, exports);
   InitSorting(env, exports);
   InitUnique(env, exports);
+  InitLoss(env, exports);
   return exports;
 }
 

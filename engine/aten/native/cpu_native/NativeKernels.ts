@@ -20,6 +20,7 @@ import { nativeAddon, type NativeAddon } from "./NativeBackend.js";
 import { registerNNKernels } from "./NativeNN.js";
 import { registerGemmKernels } from "./NativeGemm.js";
 import { registerPointwiseKernels } from "./NativePointwise.js";
+import { registerLossKernels } from "./NativeLoss.js";
 import { registerRandomKernels } from "./NativeRandom.js";
 import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
@@ -141,6 +142,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerAdvancedIndexKernels(addon);
   registerSortingKernels(addon);
   registerUniqueKernel(addon);
+  registerLossKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

@@ -1,0 +1,153 @@
+// The native pointwise loss kernels (native/cpu/loss_kernels.inc via NativeLoss.ts): smooth_l1 and huber
+// forward, the backward kernels of mse, smooth_l1, huber and binary_cross_entropy, and log_sigmoid's
+// backward, against the TypeScript kernels (LossKernel.ts, ActivationKernel.ts; loss.test.ts checks
+// those against PyTorch's fixtures). float32 and float64, the TS kernels' bits: the same +, -, *, / in
+// the same order, each rounded to the dtype. Contiguous, transposed, strided and broadcast operands,
+// the reductions (a reduced loss's grad_output is a broadcast 0-d tensor), NaN, infinities, -0 and the
+// values on the beta / delta boundaries.
+import { describe, expect, afterEach } from "vitest";
+import * as torch from "../../../engine/index.js";
+import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { bestIsa, kernelsRan, nativeIt, runnableIsas, underTs } from "../../support/native_paths.js";
+
+nativeSizePolicy.minNumel = 0;
+const ISAS = runnableIsas();
+const F = torch.nn.functional;
+const aten = (torch as any).ops.aten;
+
+afterEach(() => {
+  if (ISAS.length > 0) _set_native_isa(bestIsa as any);
+});
+
+const asText = (t: torch.Tensor) =>
+  JSON.stringify(t.to(torch.float64).contiguous().view(-1).tolist(), (_k, v) =>
+    Number.isNaN(v) ? "NaN" : v === Infinity ? "inf" : v === -Infinity ? "-inf" : Object.is(v, -0) ? "-0" : v);
+
+/** [a, b] of shape [60, 50]: normals, the specials, and differences of exactly +-1, +-0.5 and +-2 (beta / delta). */
+function pair(dtype: torch.dtype): [torch.Tensor, torch.Tensor] {
+  torch.manual_seed(11);
+  const a = torch.randn(60, 50, { dtype: torch.float64 }).mul(2), b = torch.randn(60, 50, { dtype: torch.float64 });
+  const fa = a.view(-1), fb = b.view(-1);
+  const specials: [number, number][] = [[NaN, 0], [0, NaN], [Infinity, 1], [-Infinity, 1], [Infinity, Infinity], [-0, 0], [0, -0], [-0, -0],
+    [1, 0], [0, 1], [-1, 0], [1.5, 1], [0.5, 1], [2, 0], [-2, 0], [0.25, 0.75], [1e-30, 0], [-1e-30, 0]];
+  specials.forEach(([x, y], i) => {
+    fa.get(i * 13 + 2).fill_(x);
+    fb.get(i * 13 + 2).fill_(y);
+  });
+  return [a.to(dtype), b.to(dtype)];
+}
+
+function layouts(a: torch.Tensor, b: torch.Tensor): [string, torch.Tensor, torch.Tensor][] {
+  return [
+    ["contiguous", a, b],
+    ["transposed", a.t(), b.t()],
+    ["strided", a.get("::2", "::3"), b.get("1::2", "::3")],
+    ["broadcast target", a, b.get(0)],
+  ];
+}
+
+const reduce = (t: torch.Tensor, r: string) => (r === "mean" ? t.mean() : t.sum());
+const REDUCTION: Record<string, number> = { none: 0, mean: 1, sum: 2 };
+
+// [name, loss(input, target, reduction), forward stub (null: already native elsewhere), backward stub]
+const LOSSES: [string, (x: torch.Tensor, y: torch.Tensor, r: string) => torch.Tensor, string | null, string][] = [
+  ["smooth_l1", (x, y, r) => F.smooth_l1_loss(x, y, { reduction: r } as any), "smooth_l1_stub", "smooth_l1_backward_stub"],
+  ["smooth_l1 beta 0.5", (x, y, r) => F.smooth_l1_loss(x, y, { reduction: r, beta: 0.5 } as any), "smooth_l1_stub", "smooth_l1_backward_stub"],
+  // (F.smooth_l1_loss with beta 0 is l1_loss; the aten op runs the kernels, whose backward gives -norm * grad at x == 0)
+  ["smooth_l1 beta 0", (x, y, r) => aten.smooth_l1_loss.default.call(x, y, REDUCTION[r], 0), "smooth_l1_stub", "smooth_l1_backward_stub"],
+  ["huber", (x, y, r) => F.huber_loss(x, y, { reduction: r } as any), "huber_stub", "huber_backward_stub"],
+  ["huber delta 2", (x, y, r) => F.huber_loss(x, y, { reduction: r, delta: 2 } as any), "huber_stub", "huber_backward_stub"],
+  ["huber delta 0.3", (x, y, r) => F.huber_loss(x, y, { reduction: r, delta: 0.3 } as any), "huber_stub", "huber_backward_stub"],
+  ["mse", (x, y, r) => F.mse_loss(x, y, { reduction: r } as any), null, "mse_backward_stub"],
+];
+
+describe("native loss kernels", () => {
+  nativeIt("forward and backward: the TS kernels' bits for every reduction and layout, on every unit", () => {
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      for (const dtype of [torch.float32, torch.float64]) {
+        const [a0, b0] = pair(dtype);
+        for (const [layout, a, b] of layouts(a0, b0)) {
+          for (const [name, loss, fwdStub, bwdStub] of LOSSES) {
+            for (const reduction of ["none", "mean", "sum"]) {
+              const what = `${name} ${reduction} ${dtype} ${layout} [${isa}]`;
+              const f = () => loss(a, b, reduction);
+              if (fwdStub !== null) expect(kernelsRan(f), what).toContain(`${fwdStub}:native`);
+              // (a reduced loss: the TS kernel's unreduced loss through the same mean / sum, whose float64
+              // order differs between the native and TS reductions)
+              const want = reduction === "none" ? underTs(f) : reduce(underTs(() => loss(a, b, "none")), reduction);
+              expect(asText(f()), what).toBe(asText(want));
+              const x1 = a.detach().clone().requires_grad_(), x2 = a.detach().clone().requires_grad_();
+              const g = reduction === "none" ? torch.randn(x1.shape, { dtype }) : torch.tensor(1.7, { dtype });
+              expect(kernelsRan(() => loss(x1, b, reduction).backward(g)), `${what} backward`).toContain(`${bwdStub}:native`);
+              underTs(() => loss(x2, b, reduction).backward(g));
+              expect(asText(x1.grad!), `${what} backward`).toBe(asText(x2.grad!));
+            }
+          }
+        }
+      }
+    }
+  }, 120_000);
+
+  nativeIt("binary_cross_entropy's backward: inputs in [0, 1] with 0 and 1 (EPSILON), NaN, a weight, every reduction", () => {
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      for (const dtype of [torch.float32, torch.float64]) {
+        torch.manual_seed(3);
+        const input = torch.rand(40, 30, { dtype }), target = torch.rand(40, 30, { dtype });
+        const fi = input.view(-1);
+        [0, 1, NaN, 1e-7, 1 - 1e-7, 0.5].forEach((v, i) => fi.get(i * 17 + 1).fill_(v));
+        const grad = torch.randn(40, 30, { dtype }), weight = torch.rand(30, { dtype });
+        const cases: [string, () => torch.Tensor][] = [
+          ["none", () => aten.binary_cross_entropy_backward.default.call(grad, input, target, null, 0)],
+          ["mean, 0-d grad", () => aten.binary_cross_entropy_backward.default.call(torch.tensor(0.3, { dtype }), input, target, null, 1)],
+          ["sum, weight", () => aten.binary_cross_entropy_backward.default.call(torch.tensor(2, { dtype }), input, target, weight, 2)],
+          ["transposed", () => aten.binary_cross_entropy_backward.default.call(grad.t(), input.t(), target.t(), null, 0)],
+          ["strided", () => aten.binary_cross_entropy_backward.default.call(grad.get("::2"), input.get("::2"), target.get("1::2"), null, 1)],
+        ];
+        for (const [name, f] of cases) {
+          const what = `bce backward ${name} ${dtype} [${isa}]`;
+          expect(kernelsRan(f), what).toContain("binary_cross_entropy_backward_stub:native");
+          expect(asText(f()), what).toBe(asText(underTs(f)));
+        }
+        // through autograd (the forward checks the range, so without the NaN)
+        const ok = input.clone().nan_to_num_(0.5);
+        const x1 = ok.clone().requires_grad_(), x2 = ok.clone().requires_grad_();
+        F.binary_cross_entropy(x1, target).backward();
+        underTs(() => F.binary_cross_entropy(x2, target).backward());
+        expect(asText(x1.grad!), `bce autograd ${dtype} [${isa}]`).toBe(asText(x2.grad!));
+      }
+    }
+  });
+
+  nativeIt("log_sigmoid's backward: the TS kernel's bits, contiguous, transposed, strided, NaN and infinities", () => {
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      for (const dtype of [torch.float32, torch.float64]) {
+        torch.manual_seed(9);
+        const x = torch.randn(50, 40, { dtype }).mul(8);
+        [NaN, Infinity, -Infinity, -0, 0, 40, -40, -100].forEach((v, i) => x.view(-1).get(i * 11 + 4).fill_(v));
+        for (const [layout, v] of [["contiguous", x], ["transposed", x.t()], ["strided", x.get("::3", "1::2")]] as const) {
+          const what = `log_sigmoid backward ${dtype} ${layout} [${isa}]`;
+          const g = torch.randn(v.shape, { dtype });
+          const x1 = v.detach().clone().requires_grad_(), x2 = v.detach().clone().requires_grad_();
+          expect(kernelsRan(() => F.logsigmoid(x1).backward(g)), what).toContain("log_sigmoid_backward_stub:native");
+          underTs(() => F.logsigmoid(x2).backward(g));
+          expect(asText(x1.grad!), what).toBe(asText(x2.grad!));
+        }
+      }
+    }
+  });
+
+  nativeIt("declines what it does not cover: mixed dtypes, float16, integer mse_loss_backward", () => {
+    const [a, b] = pair(torch.float32);
+    const mixed = () => F.huber_loss(a, b.to(torch.float64));
+    expect(kernelsRan(mixed)).toContain("huber_stub:ts");
+    expect(asText(mixed())).toBe(asText(underTs(mixed)));
+    const half = () => F.smooth_l1_loss(a.to(torch.float16), b.to(torch.float16), { reduction: "none" } as any);
+    expect(kernelsRan(half)).toContain("smooth_l1_stub:ts");
+    const ints = () => aten.mse_loss_backward.default.call(torch.ones(5, { dtype: torch.int64 }), torch.arange(5), torch.zeros(5, { dtype: torch.int64 }), 2);
+    expect(kernelsRan(ints)).toContain("mse_backward_stub:ts");
+    expect(asText(ints())).toBe("[0,2,4,6,8]");
+  });
+});
