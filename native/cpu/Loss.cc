@@ -1,7 +1,8 @@
 // The pointwise loss kernels' N-API surface (loss_kernels.h): a TensorIterator's operands, all of one
 // float dtype, walked as Pointwise.cc walks them (dims coalesced, rows split over the pool by
 // GRAIN_SIZE at 64-element boundaries), each row handed to the capability unit's loop.
-//   loss_op(op, dtype, meta, scalars, out, a, b[, c]) -> bool   (false: no kernel for op/dtype)
+//   loss_op(op, dtype, meta, scalars, out, a, b[, c[, e]]) -> bool   (false: no kernel for op/dtype, or
+//   binary_cross_entropy met an input outside [0, 1]: the TS kernel then raises the error)
 // meta = [ndim, shape..., then per operand: offset, strides...] in elements.
 #include <napi.h>
 
@@ -15,6 +16,9 @@
 
 namespace glasstorch {
 namespace loss {
+
+std::atomic<bool> g_out_of_range{false};
+
 namespace {
 
 const Table& table() {
@@ -24,7 +28,7 @@ const Table& table() {
   return kTableDefault;
 }
 
-constexpr int kMaxOps = 4;
+constexpr int kMaxOps = 5;
 constexpr int64_t kSplitElems = 64;  // chunk starts on 64-element boundaries (Pointwise.cc says why)
 
 struct Plan {
@@ -36,7 +40,10 @@ struct Plan {
   int64_t numel = 1;
 };
 
-int arity(int op) { return op <= kHuber ? 3 : 4; }
+int arity(int op) {
+  if (op == kPreluBackward) return 5;
+  return op <= kHuber || op == kBce || op == kLogSigmoid || op == kPrelu ? 3 : 4;
+}
 
 bool data_of(const Napi::Value& v, char** data) {
   if (!v.IsTypedArray()) return false;
@@ -80,11 +87,12 @@ Napi::Value LossOp(const Napi::CallbackInfo& info) {
   }
   coalesce(p, ndim, shape, strides);
   if (p.numel == 0) return Napi::Boolean::New(env, true);
+  g_out_of_range.store(false, std::memory_order_relaxed);
   const int64_t units = (p.numel + kSplitElems - 1) / kSplitElems;
   parallel_for(0, units, GRAIN_SIZE / kSplitElems, [&](int64_t b, int64_t e) {
     run_range(p, [&](char** ptr, const int64_t* inner, int64_t n) { loop(ptr, inner, n, sc); }, b * kSplitElems, std::min(p.numel, e * kSplitElems));
   });
-  return Napi::Boolean::New(env, true);
+  return Napi::Boolean::New(env, !g_out_of_range.exchange(false, std::memory_order_relaxed));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // table of the capability the rest of the addon runs. A table of its own (not pointwise_kernels.h's
 // op enum), so the loss kernels change without touching the pointwise units.
 #pragma once
+#include <atomic>
 #include <cstdint>
 
 namespace glasstorch {
@@ -20,6 +21,14 @@ enum Op : int {
   kBceBackward,
   // (out, input, buffer, grad_output)
   kLogSigmoidBackward,
+  // (out, input, target): binary_cross_entropy; an input outside [0, 1] sets g_out_of_range
+  kBce,
+  // (out, buffer, input): log_sigmoid forward, two outputs
+  kLogSigmoid,
+  // (out, input, weight): prelu, the weight broadcast along the channels
+  kPrelu,
+  // (grad_input, collector, input, grad_output, weight): prelu's backward, two outputs
+  kPreluBackward,
   kNumOps
 };
 
@@ -31,6 +40,9 @@ struct Table {
   const char* name;
   Loop op[kNumOps][2];
 };
+
+// Set by binary_cross_entropy's loop when an input is not in [0, 1] (NaN included); loss_op reads and clears it.
+extern std::atomic<bool> g_out_of_range;
 
 extern const Table kTableDefault;
 extern const Table kTableAVX2;

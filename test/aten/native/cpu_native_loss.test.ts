@@ -1,8 +1,11 @@
-// The native pointwise loss kernels (native/cpu/loss_kernels.inc via NativeLoss.ts): smooth_l1 and huber
-// forward, the backward kernels of mse, smooth_l1, huber and binary_cross_entropy, and log_sigmoid's
-// backward, against the TypeScript kernels (LossKernel.ts, ActivationKernel.ts; loss.test.ts checks
-// those against PyTorch's fixtures). float32 and float64, the TS kernels' bits: the same +, -, *, / in
-// the same order, each rounded to the dtype. Contiguous, transposed, strided and broadcast operands,
+// The native pointwise loss kernels (native/cpu/loss_kernels.inc via NativeLoss.ts): smooth_l1, huber
+// and binary_cross_entropy forward, the backward kernels of mse, smooth_l1, huber and
+// binary_cross_entropy, log_sigmoid forward and backward, prelu forward and backward, against the
+// TypeScript kernels (LossKernel.ts, ActivationKernel.ts, LogSigmoid.ts, PReLU.ts; loss.test.ts and
+// activation.test.ts check those against PyTorch's fixtures). float32 and float64, the TS kernels' bits
+// where the arithmetic is +, -, *, / in the same order, each rounded to the dtype; where a log or exp
+// enters (binary_cross_entropy, log_sigmoid forward) float32 is the correctly rounded float as the TS
+// kernel's (the double polynomials, exact on every input here), float64 glibc's against V8's last bit. Contiguous, transposed, strided and broadcast operands,
 // the reductions (a reduced loss's grad_output is a broadcast 0-d tensor), NaN, infinities, -0 and the
 // values on the beta / delta boundaries.
 import { describe, expect, afterEach } from "vitest";
@@ -18,6 +21,14 @@ const aten = (torch as any).ops.aten;
 afterEach(() => {
   if (ISAS.length > 0) _set_native_isa(bestIsa as any);
 });
+
+/** Equal bits, or (float64 through glibc's log / exp) within 2^-50 of the TS kernel's value. */
+function expectClose(got: torch.Tensor, want: torch.Tensor, what: string, rel: number): void {
+  const g = got.to(torch.float64).contiguous().view(-1).tolist() as number[], w = want.to(torch.float64).contiguous().view(-1).tolist() as number[];
+  expect(g.length, what).toBe(w.length);
+  const bad = g.findIndex((v, i) => !(Object.is(v, w[i]) || (Number.isNaN(v) && Number.isNaN(w[i])) || Math.abs(v - w[i]) <= rel * Math.abs(w[i])));
+  expect(bad === -1 ? null : { at: bad, got: g[bad], want: w[bad] }, what).toBeNull();
+}
 
 const asText = (t: torch.Tensor) =>
   JSON.stringify(t.to(torch.float64).contiguous().view(-1).tolist(), (_k, v) =>
@@ -130,10 +141,14 @@ describe("native loss kernels", () => {
         for (const [layout, v] of [["contiguous", x], ["transposed", x.t()], ["strided", x.get("::3", "1::2")]] as const) {
           const what = `log_sigmoid backward ${dtype} ${layout} [${isa}]`;
           const g = torch.randn(v.shape, { dtype });
-          const x1 = v.detach().clone().requires_grad_(), x2 = v.detach().clone().requires_grad_();
-          expect(kernelsRan(() => F.logsigmoid(x1).backward(g)), what).toContain("log_sigmoid_backward_stub:native");
-          underTs(() => F.logsigmoid(x2).backward(g));
-          expect(asText(x1.grad!), what).toBe(asText(x2.grad!));
+          // (one buffer for both: float64's forward exp is glibc's natively, V8's in TypeScript)
+          const buffer = (aten.log_sigmoid_forward.default.call(v) as torch.Tensor[])[1];
+          const f = () => aten.log_sigmoid_backward.default.call(g, v, buffer) as torch.Tensor;
+          expect(kernelsRan(f), what).toContain("log_sigmoid_backward_stub:native");
+          expect(asText(f()), what).toBe(asText(underTs(f)));
+          const x1 = v.detach().clone().requires_grad_();
+          expect(kernelsRan(() => F.logsigmoid(x1).backward(g)), `${what} autograd`).toContain("log_sigmoid_backward_stub:native");
+          expect(asText(x1.grad!), `${what} autograd`).toBe(asText(f()));
         }
       }
     }
@@ -149,5 +164,93 @@ describe("native loss kernels", () => {
     const ints = () => aten.mse_loss_backward.default.call(torch.ones(5, { dtype: torch.int64 }), torch.arange(5), torch.zeros(5, { dtype: torch.int64 }), 2);
     expect(kernelsRan(ints)).toContain("mse_backward_stub:ts");
     expect(asText(ints())).toBe("[0,2,4,6,8]");
+  });
+
+  nativeIt("binary_cross_entropy forward: the TS kernel's values, and its error for an input outside [0, 1]", () => {
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      for (const dtype of [torch.float32, torch.float64]) {
+        torch.manual_seed(4);
+        const input = torch.rand(64, 48, { dtype }), target = torch.rand(64, 48, { dtype });
+        [0, 1, 1e-30, 1e-7, 1 - 1e-7, 0.5, 1e-45, 3e-44].forEach((v, i) => input.view(-1).get(i * 19 + 2).fill_(v));
+        [0, 1, 0, 1].forEach((v, i) => target.view(-1).get(i * 19 + 2).fill_(v));
+        const weight = torch.rand(48, { dtype });
+        const cases: [string, () => torch.Tensor][] = [
+          ["none", () => F.binary_cross_entropy(input, target, { reduction: "none" } as any)],
+          ["transposed", () => F.binary_cross_entropy(input.t(), target.t(), { reduction: "none" } as any)],
+          ["strided", () => F.binary_cross_entropy(input.get("::2", "1::3"), target.get("1::2", "::3"), { reduction: "none" } as any)],
+          ["weight", () => F.binary_cross_entropy(input, target, { weight, reduction: "none" } as any)],
+          ["mean", () => F.binary_cross_entropy(input, target)],
+        ];
+        for (const [name, f] of cases) {
+          const what = `bce ${name} ${dtype} [${isa}]`;
+          expect(kernelsRan(f), what).toContain("binary_cross_entropy_stub:native");
+          const want = name === "mean" ? underTs(() => F.binary_cross_entropy(input, target, { reduction: "none" } as any)).mean() : underTs(f);
+          expectClose(f(), want, what, dtype === torch.float64 ? 2 ** -50 : 0);
+        }
+        for (const v of [1.5, -0.25, NaN]) {
+          const bad = input.clone();
+          bad.view(-1).get(777).fill_(v);
+          expect(() => F.binary_cross_entropy(bad, target), `bce ${v} ${dtype} [${isa}]`).toThrow("all elements of input should be between 0 and 1");
+        }
+      }
+    }
+  });
+
+  nativeIt("log_sigmoid forward: output and buffer, contiguous, transposed, strided, NaN, infinities, +-0", () => {
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      for (const dtype of [torch.float32, torch.float64]) {
+        torch.manual_seed(8);
+        const x = torch.randn(70, 50, { dtype }).mul(10);
+        [NaN, Infinity, -Infinity, -0, 0, 88, -88, 104, -104, 1e-30, -1e-30, 20, -20].forEach((v, i) => x.view(-1).get(i * 23 + 5).fill_(v));
+        for (const [layout, v] of [["contiguous", x], ["transposed", x.t()], ["strided", x.get("1::3", "::2")]] as const) {
+          const what = `log_sigmoid ${dtype} ${layout} [${isa}]`;
+          const f = () => aten.log_sigmoid_forward.default.call(v) as [torch.Tensor, torch.Tensor];
+          expect(kernelsRan(f), what).toContain("log_sigmoid_cpu_stub:native");
+          const [out, buf] = f(), [wantOut, wantBuf] = underTs(f);
+          const rel = dtype === torch.float64 ? 2 ** -50 : 0;
+          expectClose(out, wantOut, what, rel);
+          expectClose(buf, wantBuf, `${what} buffer`, rel);
+          expectClose(F.logsigmoid(v), wantOut, `${what} F.logsigmoid`, rel);
+        }
+      }
+    }
+  });
+
+  nativeIt("prelu forward and backward: per-channel and shared weights, contiguous, permuted, strided, a strided weight", () => {
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      for (const dtype of [torch.float32, torch.float64]) {
+        torch.manual_seed(6);
+        const img = torch.randn(4, 6, 5, 7, { dtype });
+        [NaN, -0, 0, Infinity, -Infinity].forEach((v, i) => img.view(-1).get(i * 31 + 3).fill_(v));
+        const w = torch.randn(6, { dtype }), wStrided = torch.randn(12, { dtype }).get("::2"), shared = torch.tensor([0.3], { dtype });
+        const cases: [string, torch.Tensor, torch.Tensor][] = [
+          ["per-channel", img, w],
+          ["permuted", img.permute(0, 1, 3, 2), w],
+          ["strided", img.get(":", ":", "::2"), w],
+          ["strided weight", img, wStrided],
+          ["shared", img, shared],
+          ["2-d", img.view(-1, 6 * 35).get(":", ":6"), w],
+          ["1-d shared", img.view(-1), shared],
+        ];
+        for (const [name, x, weight] of cases) {
+          const what = `prelu ${name} ${dtype} [${isa}]`;
+          const f = () => F.prelu(x, weight);
+          expect(kernelsRan(f), what).toContain("prelu_cpu_stub:native");
+          expect(asText(f()), what).toBe(asText(underTs(f)));
+          const g = torch.randn(x.shape, { dtype });
+          const x1 = x.detach().clone().requires_grad_(), w1 = weight.detach().clone().requires_grad_();
+          const x2 = x.detach().clone().requires_grad_(), w2 = weight.detach().clone().requires_grad_();
+          expect(kernelsRan(() => F.prelu(x1, w1).backward(g)), `${what} backward`).toContain("prelu_backward_cpu_stub:native");
+          underTs(() => F.prelu(x2, w2).backward(g));
+          expect(asText(x1.grad!), `${what} grad_input`).toBe(asText(x2.grad!));
+          // (the weight's gradient is the collector's sum, whose native and TS reductions add in different orders)
+          expectClose(w1.grad!, w2.grad!, `${what} grad_weight`, dtype === torch.float64 ? 1e-12 : 1e-5);
+        }
+        expect(() => F.prelu(img, w.to(dtype === torch.float32 ? torch.float64 : torch.float32))).toThrow("Found dtype");
+      }
+    }
   });
 });

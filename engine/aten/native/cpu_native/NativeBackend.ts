@@ -117,7 +117,7 @@ export interface NativeAddon {
   /** Their coordinates, out[outOffset + d * count + r]; count is adv_nonzero_count's. */
   adv_nonzero(dtype: number, meta: Float64Array, self: ArrayBufferView, out: ArrayBufferView, outOffset: number, count: number): boolean;
   /** native/cpu/Loss.cc (NativeLoss.ts LossOp): a pointwise loss kernel over out and its inputs, all float32 or float64; false if none. */
-  loss_op(op: number, dtype: number, meta: Float64Array, scalars: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b: ArrayBufferView, c?: ArrayBufferView): boolean;
+  loss_op(op: number, dtype: number, meta: Float64Array, scalars: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b: ArrayBufferView, c?: ArrayBufferView, e?: ArrayBufferView): boolean;
 }
 
 /** Which GEMM the addon runs (Gemm.cc): CBLAS when linked and chosen, else the own blocked GEMM. */

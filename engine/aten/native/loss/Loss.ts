@@ -5,16 +5,12 @@
 // cosine_embedding_loss and margin_ranking_loss (CompositeImplicitAutograd).
 
 import { RuntimeError } from "../../../c10/Errors.js";
-import { ScalarType, isIntegralType, scalarTypeName } from "../../../c10/ScalarType.js";
-import { typedView, readNumber, toRaw } from "../../../c10/ElementAccess.js";
+import { isIntegralType, scalarTypeName } from "../../../c10/ScalarType.js";
 import { canCast } from "../../../c10/PromoteTypes.js";
 import { Tensor } from "../../core/Tensor.js";
 import { empty_impl, wrap } from "../../core/empty.js";
 import { resize_output } from "../Resize.js";
-import { noBigint, wrapScalar } from "../binary/common.js";
-import { cpu_kernel_binary } from "../Loops.js";
-import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
-import { AT_DISPATCH } from "../unary/Dispatch.js";
+import { wrapScalar } from "../binary/common.js";
 import { build_unary, hasData, type StructuredMode } from "../unary/UnaryIterator.js";
 import { below_ADInplaceOrView } from "../unary/Nested.js";
 import { mean_default, mean_out } from "../../../generated/mean.js";
@@ -158,7 +154,7 @@ export function binary_cross_entropy_out_cpu(self: Tensor, target: Tensor, weigh
     for (const t of inputs) {
       if (t.dtype !== lossSq.dtype) throw new RuntimeError(`Found dtype ${scalarTypeName(t.dtype.scalarType)} but expected ${scalarTypeName(lossSq.dtype.scalarType)}`);
     }
-    if (hasData(iter)) bceLoop(iter, loss.dtype.scalarType);
+    if (hasData(iter)) K.binary_cross_entropy_stub.call(iter.output.device.type, iter);
     if (weight !== null) mul__Tensor.call(loss, weight);
     if (reduction !== Reduction.None) {
       const reduced = apply_loss_reduction(loss, reduction);
@@ -166,20 +162,6 @@ export function binary_cross_entropy_out_cpu(self: Tensor, target: Tensor, weigh
       copy__default.call(loss, reduced, false);
     }
     return loss;
-  });
-}
-
-function bceLoop(iter: ReturnType<typeof build_unary>, t: ScalarType): void {
-  AT_DISPATCH("binary_cross_entropy", t, [ScalarType.Double, ScalarType.Float]);
-  const r = t === ScalarType.Double ? (x: number) => x : Math.fround;
-  const out = iter.output._impl, [x, y] = iter.inputs.map((u) => u._impl);
-  const ov = typedView(out.storage, out.dtype) as unknown as number[];
-  const xv = typedView(x.storage, x.dtype), yv = typedView(y.storage, y.dtype);
-  iter.forEachOffsets((o) => {
-    const xi = readNumber(xv, t, o[1]), yi = readNumber(yv, t, o[2]);
-    if (!(xi >= 0 && xi <= 1)) throw new RuntimeError("all elements of input should be between 0 and 1"); // 1.13 checks the input only
-    const log1m = Math.max(r(Math.log1p(-xi)), -100), logx = Math.max(r(Math.log(xi)), -100);
-    ov[o[0]] = toRaw(t, r(r(r(yi - 1) * log1m) - r(yi * logx))) as number;
   });
 }
 
