@@ -42,7 +42,7 @@ struct Plan {
 
 int arity(int op) {
   if (op == kPreluBackward) return 5;
-  return op <= kHuber || op == kBce || op == kLogSigmoid || op == kPrelu ? 3 : 4;
+  return op <= kHuber || op == kBce || op == kLogSigmoid || op == kPrelu || op == kBceWithLogits ? 3 : 4;
 }
 
 bool data_of(const Napi::Value& v, char** data) {

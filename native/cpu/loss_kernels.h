@@ -29,6 +29,8 @@ enum Op : int {
   kPrelu,
   // (grad_input, collector, input, grad_output, weight): prelu's backward, two outputs
   kPreluBackward,
+  // (out, input, target): binary_cross_entropy_with_logits without pos_weight
+  kBceWithLogits,
   kNumOps
 };
 

@@ -253,4 +253,35 @@ describe("native loss kernels", () => {
       }
     }
   });
+
+  nativeIt("binary_cross_entropy_with_logits: the composite's values step for step, every reduction and layout, a weight", () => {
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      for (const dtype of [torch.float32, torch.float64]) {
+        torch.manual_seed(12);
+        const x = torch.randn(64, 48, { dtype }).mul(12), t = torch.rand(64, 48, { dtype });
+        [NaN, Infinity, -Infinity, -0, 0, 90, -90, 110, -110, 1e-30].forEach((v, i) => x.view(-1).get(i * 29 + 1).fill_(v));
+        const weight = torch.rand(48, { dtype });
+        /** Loss.ts's composite, op by op on the TS kernels (its pos_weight-free branch). */
+        const composite = (a: torch.Tensor, b: torch.Tensor) => underTs(() => {
+          const maxVal = a.neg().clamp_min(0);
+          const logTerm = maxVal.neg().exp().add(a.neg().sub(maxVal).exp()).log();
+          return torch.ones_like(b).sub(b).mul(a).add(maxVal).add(logTerm);
+        });
+        const cases: [string, torch.Tensor, torch.Tensor][] = [["contiguous", x, t], ["transposed", x.t(), t.t()], ["strided", x.get("::2", "1::3"), t.get("1::2", "::3")]];
+        for (const [layout, a, b] of cases) {
+          const what = `bce_with_logits ${layout} ${dtype} [${isa}]`;
+          const f = () => F.binary_cross_entropy_with_logits(a, b, { reduction: "none" } as any);
+          expect(kernelsRan(f), what).toContain("binary_cross_entropy_with_logits_stub:native");
+          const rel = dtype === torch.float64 ? 2 ** -50 : 0;
+          expectClose(f(), composite(a, b), what, rel);
+          expectClose(underTs(f), composite(a, b), `${what} (TS kernel)`, 0);
+          expectClose(F.binary_cross_entropy_with_logits(a, b), composite(a, b).mean(), `${what} mean`, rel);
+          if (layout === "contiguous") {
+            expectClose(F.binary_cross_entropy_with_logits(a, b, { weight, reduction: "sum" } as any), composite(a, b).mul(weight).sum(), `${what} weight`, rel);
+          }
+        }
+      }
+    }
+  });
 });

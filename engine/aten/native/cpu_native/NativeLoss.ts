@@ -14,7 +14,7 @@ import type { TensorImpl } from "../../../c10/TensorImpl.js";
 import type { TensorIterator } from "../TensorIterator.js";
 import {
   smooth_l1_stub, huber_stub, mse_backward_stub, smooth_l1_backward_stub, huber_backward_stub, binary_cross_entropy_backward_stub,
-  binary_cross_entropy_stub,
+  binary_cross_entropy_stub, binary_cross_entropy_with_logits_stub,
 } from "../loss/LossKernel.js";
 import { log_sigmoid_backward_stub } from "../activation/ActivationKernel.js";
 import { log_sigmoid_cpu_stub } from "../activation/LogSigmoid.js";
@@ -25,7 +25,7 @@ import { broadcastStrides, metaArray, walkMeta } from "./NativeMeta.js";
 /** The op codes of native/cpu/loss_kernels.h. */
 export const LossOp = {
   smoothL1: 0, huber: 1, mseBackward: 2, smoothL1Backward: 3, huberBackward: 4, bceBackward: 5, logSigmoidBackward: 6,
-  bce: 7, logSigmoid: 8, prelu: 9, preluBackward: 10,
+  bce: 7, logSigmoid: 8, prelu: 9, preluBackward: 10, bceWithLogits: 11,
 } as const;
 
 const isFloat = (t: ScalarType) => t === ScalarType.Float || t === ScalarType.Double;
@@ -58,6 +58,7 @@ export function registerLossKernels(addon: NativeAddon): void {
   log_sigmoid_backward_stub.register("native", (iter) => run(LossOp.logSigmoidBackward, iter));
   // (false also when an input lies outside [0, 1]: the TS kernel raises the error)
   binary_cross_entropy_stub.register("native", (iter) => run(LossOp.bce, iter));
+  binary_cross_entropy_with_logits_stub.register("native", (iter) => run(LossOp.bceWithLogits, iter));
 
   // log_sigmoid forward: result and buffer (input's sizes, each through its own strides) from input
   log_sigmoid_cpu_stub.register("native", (input, result, buffer) => {

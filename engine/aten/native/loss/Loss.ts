@@ -5,7 +5,7 @@
 // cosine_embedding_loss and margin_ranking_loss (CompositeImplicitAutograd).
 
 import { RuntimeError } from "../../../c10/Errors.js";
-import { isIntegralType, scalarTypeName } from "../../../c10/ScalarType.js";
+import { ScalarType, isIntegralType, scalarTypeName } from "../../../c10/ScalarType.js";
 import { canCast } from "../../../c10/PromoteTypes.js";
 import { Tensor } from "../../core/Tensor.js";
 import { empty_impl, wrap } from "../../core/empty.js";
@@ -174,12 +174,27 @@ function rsubScalar(x: number, y: Tensor): Tensor {
   return sub__Tensor.call(t, y, 1) as Tensor;
 }
 
+/** Input and target of one float dtype and one shape: every step of the composite is then elementwise in that dtype. */
+function fusesWithLogits(self: Tensor, target: Tensor): boolean {
+  const t = self.dtype.scalarType;
+  return (t === ScalarType.Float || t === ScalarType.Double) && target.dtype === self.dtype &&
+    self.dim() === target.dim() && self.shape.every((n, d) => n === target.shape[d]);
+}
+
 /**
  * max_val = (-input).clamp_min_(0); loss = (1 - target) * input + max_val + log(exp(-max_val) + exp(-input - max_val)),
  * the log term scaled by 1 + (pos_weight - 1) * target when pos_weight is given; then * weight and the reduction.
  */
 export function binary_cross_entropy_with_logits(self: Tensor, target: Tensor, weight: Tensor | null, pos_weight: Tensor | null, reduction: number): Tensor {
   return below_ADInplaceOrView(() => {
+    if (pos_weight === null && fusesWithLogits(self, target)) {
+      // the same steps element by element, into the composite's result (empty_like(target))
+      const loss = empty_like_default.call(target, null, null, null, null, "preserve_format") as Tensor;
+      const iter = build_unary({ config: "promoting", inputs: [self, target], out: loss, mode: "out" });
+      if (hasData(iter)) K.binary_cross_entropy_with_logits_stub.call(iter.output.device.type, iter);
+      if (weight !== null) mul__Tensor.call(loss, weight);
+      return apply_loss_reduction(loss, reduction);
+    }
     const max_val = clamp_min__default.call(neg_default.call(self), 0) as Tensor;
     const logTerm = () => {
       const a = exp__default.call(neg_default.call(max_val)) as Tensor;

@@ -87,6 +87,26 @@ binary_cross_entropy_stub.register("ts", (iter) => {
   });
 });
 
+/**
+ * binary_cross_entropy_with_logits without pos_weight over (loss, input, target) of one float dtype, element by
+ * element: the steps of Loss.ts's composite, each rounded to the dtype as that op's result is:
+ * max_val = max(-x, 0); loss = ((1 - t) * x + max_val) + log(exp(-max_val) + exp(-x - max_val)).
+ */
+export const binary_cross_entropy_with_logits_stub = new DispatchStub<(iter: TensorIterator) => void>("binary_cross_entropy_with_logits_stub", "aten/src/ATen/native/Loss.cpp");
+binary_cross_entropy_with_logits_stub.register("ts", (iter) => {
+  const t = iter.output.dtype.scalarType;
+  AT_DISPATCH("binary_cross_entropy_with_logits", t, [Double, Float]);
+  const r = t === Double ? (x: number) => x : Math.fround;
+  cpu_kernel_binary(iter, {
+    number: (x, y) => {
+      const nx = -x, maxVal = nx < 0 ? 0 : nx; // clamp_min_(0): std::max, a NaN passes
+      const logTerm = r(Math.log(r(r(Math.exp(-maxVal)) + r(Math.exp(r(nx - maxVal))))));
+      return r(r(r(r(1 - y) * x) + maxVal) + logTerm);
+    },
+    bigint: noBigint,
+  });
+});
+
 // ---- the backward kernels (cpu/PointwiseOpsKernel.cpp): three inputs (input, target, grad_output) ----
 
 
