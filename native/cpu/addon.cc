@@ -17,6 +17,7 @@
 #include "Bmm.h"
 #include "Fill.h"
 #include "Loss.h"
+#include "Pooling.h"
 #include "Ops2.h"
 #include "Loops.h"
 #include "NN.h"
@@ -166,6 +167,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitSorting(env, exports);
   InitUnique(env, exports);
   InitLoss(env, exports);
+  InitPooling(env, exports);
   return exports;
 }
 

@@ -21,6 +21,7 @@ import { registerNNKernels } from "./NativeNN.js";
 import { registerGemmKernels } from "./NativeGemm.js";
 import { registerPointwiseKernels } from "./NativePointwise.js";
 import { registerLossKernels } from "./NativeLoss.js";
+import { registerPoolingKernels } from "./NativePooling.js";
 import { registerRandomKernels } from "./NativeRandom.js";
 import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
@@ -143,6 +144,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerSortingKernels(addon);
   registerUniqueKernel(addon);
   registerLossKernels(addon);
+  registerPoolingKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);
