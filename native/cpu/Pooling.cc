@@ -36,21 +36,42 @@ T* elements(const Napi::Value& v, int64_t off, int64_t n) {
 int64_t i64(const Napi::CallbackInfo& info, int i) { return static_cast<int64_t>(info[i].As<Napi::Number>().DoubleValue()); }
 int64_t at_least_1(int64_t v) { return v < 1 ? 1 : v; }
 
-// one plane: out[ow] = the window's maximum (-inf for a window wholly in the padding)
+// compare-and-select on floats vectorizes only when GCC may ignore FP exception flags (nothing reads them)
+#pragma GCC optimize("no-trapping-math")
+
+// m after seeing v: v when larger, or when v is the first NaN (the TS loop's `v > m || isnan(v)`, then its
+// break at a NaN: a later NaN never replaces the first)
 template <typename T>
-void max_pool1d_plane(const T* x, T* y, int64_t W, int64_t OW, int64_t kW, int64_t dW, int64_t padW, int64_t dil) {
-  for (int64_t ow = 0; ow < OW; ++ow) {
+inline T take(T m, T v) { return (v > m) | ((v != v) & (m == m)) ? v : m; }
+
+// one plane: out[ow] = the window's maximum (-inf for a window wholly in the padding). The windows wholly
+// inside the row, ow in [lo, hi), run k by k across ow (a loop GCC vectorizes, each output seeing its
+// elements in the same order); the edge windows one at a time.
+template <typename T>
+void max_pool1d_plane(const T* __restrict x, T* __restrict y, int64_t W, int64_t OW, int64_t kW, int64_t dW, int64_t padW, int64_t dil) {
+  const int64_t lo = std::min(OW, (padW + dW - 1) / dW);  // ow * dW - padW >= 0
+  const int64_t last = W - 1 - (kW - 1) * dil + padW;      // ow * dW <= last: the window ends inside
+  const int64_t hi = std::max(lo, std::min(OW, last < 0 ? 0 : last / dW + 1));
+  auto edge = [&](int64_t ow) {
     const int64_t ij = ow * dW - padW;
     T m = -std::numeric_limits<T>::infinity();
     for (int64_t k = 0; k < kW; ++k) {
       const int64_t i = ij + k * dil;
-      if (i < 0 || i >= W) continue;
-      const T v = x[i];
-      if (v > m || v != v) m = v;
-      if (m != m) break;
+      if (i >= 0 && i < W) m = take(m, x[i]);
     }
     y[ow] = m;
+  };
+  for (int64_t ow = 0; ow < lo; ++ow) edge(ow);
+  for (int64_t ow = lo; ow < hi; ++ow) y[ow] = -std::numeric_limits<T>::infinity();
+  for (int64_t k = 0; k < kW; ++k) {
+    const T* xk = x + k * dil - padW;
+    if (dW == 2) {
+      for (int64_t ow = lo; ow < hi; ++ow) y[ow] = take(y[ow], xk[ow * 2]);  // (the common stride, a constant)
+    } else {
+      for (int64_t ow = lo; ow < hi; ++ow) y[ow] = take(y[ow], xk[ow * dW]);
+    }
   }
+  for (int64_t ow = hi; ow < OW; ++ow) edge(ow);
 }
 
 // one plane: windows [floor(o * I / O), ceil((o + 1) * I / O)); the index within the plane, h * W + w
