@@ -248,6 +248,11 @@ describe("native loss kernels", () => {
           expect(asText(x1.grad!), `${what} grad_input`).toBe(asText(x2.grad!));
           // (the weight's gradient is the collector's sum, whose native and TS reductions add in different orders)
           expectClose(w1.grad!, w2.grad!, `${what} grad_weight`, dtype === torch.float64 ? 1e-12 : 1e-5);
+          // a broadcast grad_output (prelu(x).sum()'s backward)
+          const x3 = x.detach().clone().requires_grad_(), x4 = x.detach().clone().requires_grad_();
+          expect(kernelsRan(() => F.prelu(x3, weight).sum().backward()), `${what} sum backward`).toContain("prelu_backward_cpu_stub:native");
+          underTs(() => F.prelu(x4, weight).sum().backward());
+          expect(asText(x3.grad!), `${what} sum backward`).toBe(asText(x4.grad!));
         }
         expect(() => F.prelu(img, w.to(dtype === torch.float32 ? torch.float64 : torch.float32))).toThrow("Found dtype");
       }
