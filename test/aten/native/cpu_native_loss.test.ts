@@ -213,6 +213,11 @@ describe("native loss kernels", () => {
           expectClose(out, wantOut, what, rel);
           expectClose(buf, wantBuf, `${what} buffer`, rel);
           expectClose(F.logsigmoid(v), wantOut, `${what} F.logsigmoid`, rel);
+          // log_sigmoid_forward.output into a transposed result (written through its strides)
+          const into = torch.empty([v.shape[1], v.shape[0]], { dtype }).t(), intoBuf = torch.empty(v.shape, { dtype });
+          expect(kernelsRan(() => aten.log_sigmoid_forward.output.call(v, { output: into, buffer: intoBuf })), `${what} out=`).toContain("log_sigmoid_cpu_stub:native");
+          expectClose(into, wantOut, `${what} out=`, rel);
+          expectClose(intoBuf, wantBuf, `${what} out= buffer`, rel);
         }
       }
     }
