@@ -41,7 +41,7 @@
         "cpu/Sorting.cc",
         "cpu/Unique.cc",
         "cpu/Loss.cc", "cpu/loss_default.cc",
-        "cpu/Pooling.cc"],
+        "cpu/Pooling.cc", "cpu/Im2Col.cc"],
       "dependencies": ["gt_kernels_avx2", "gt_kernels_avx512"],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
       "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_CPP_EXCEPTIONS"],

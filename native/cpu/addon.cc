@@ -18,6 +18,7 @@
 #include "Fill.h"
 #include "Loss.h"
 #include "Pooling.h"
+#include "Im2Col.h"
 #include "Ops2.h"
 #include "Loops.h"
 #include "NN.h"
@@ -168,6 +169,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitUnique(env, exports);
   InitLoss(env, exports);
   InitPooling(env, exports);
+  InitIm2Col(env, exports);
   return exports;
 }
 

@@ -22,6 +22,7 @@ import { registerGemmKernels } from "./NativeGemm.js";
 import { registerPointwiseKernels } from "./NativePointwise.js";
 import { registerLossKernels } from "./NativeLoss.js";
 import { registerPoolingKernels } from "./NativePooling.js";
+import { registerIm2ColKernels } from "./NativeIm2Col.js";
 import { registerRandomKernels } from "./NativeRandom.js";
 import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
@@ -145,6 +146,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerUniqueKernel(addon);
   registerLossKernels(addon);
   registerPoolingKernels(addon);
+  registerIm2ColKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);
