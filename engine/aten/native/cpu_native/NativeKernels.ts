@@ -23,6 +23,7 @@ import { registerPointwiseKernels } from "./NativePointwise.js";
 import { registerLossKernels } from "./NativeLoss.js";
 import { registerPoolingKernels } from "./NativePooling.js";
 import { registerIm2ColKernels } from "./NativeIm2Col.js";
+import { registerConvTransposeKernels } from "./NativeConvTranspose.js";
 import { registerRandomKernels } from "./NativeRandom.js";
 import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
@@ -147,6 +148,7 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerLossKernels(addon);
   registerPoolingKernels(addon);
   registerIm2ColKernels(addon);
+  registerConvTransposeKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);
