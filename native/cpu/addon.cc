@@ -16,6 +16,9 @@
 #include "Allocator.h"
 #include "Bmm.h"
 #include "Fill.h"
+#include "Loss.h"
+#include "Pooling.h"
+#include "Im2Col.h"
 #include "Ops2.h"
 #include "Shape.h"
 #include "Histogram.h"
@@ -172,6 +175,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   InitShape(env, exports);
   InitHistogram(env, exports);
   InitBucketize(env, exports);
+  InitLoss(env, exports);
+  InitPooling(env, exports);
+  InitIm2Col(env, exports);
   return exports;
 }
 

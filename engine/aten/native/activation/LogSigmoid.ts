@@ -21,27 +21,29 @@ import { log_sigmoid_forward_default, log_sigmoid_forward_output } from "../../.
 type Pair = [Tensor, Tensor] & { output: Tensor; buffer: Tensor };
 const pair = (a: Tensor, b: Tensor): Pair => Object.assign([a, b] as [Tensor, Tensor], { output: a, buffer: b });
 
-type Kernel = (x: Float64Array, t: ScalarType, output: number[], buffer: number[]) => void;
+/** (input, result, buffer): result = min(x, 0) - log1p(buffer) and buffer = exp(-|x|), each written through its own strides. */
+type Kernel = (input: Tensor, result: Tensor, buffer: Tensor) => void;
 
 /** Vectorized<float> for float32 and bfloat16 (computed in float, stored rounded), double for float64. */
 export const log_sigmoid_cpu_stub = new DispatchStub<Kernel>("log_sigmoid_cpu_stub", "aten/src/ATen/native/cpu/Activation.cpp");
-log_sigmoid_cpu_stub.register("ts", (x, t, output, buffer) => {
+log_sigmoid_cpu_stub.register("ts", (input, result, buffer) => {
+  const t = input.dtype.scalarType;
   AT_DISPATCH("log_sigmoid_cpu", t, FLOATING_TYPES_AND_BFLOAT16);
   const r = t === ScalarType.Double ? (v: number) => v : Math.fround;
-  for (const v of x) {
+  const output: number[] = [], buf: number[] = [];
+  for (const v of input._flatNumbers()) {
     const min = Number.isNaN(v) || v < 0 ? v : 0; // vec::minimum propagates NaN
-    const buf = r(Math.exp(-Math.abs(v)));
-    buffer.push(buf);
-    output.push(r(min - r(Math.log1p(buf))));
+    const b = r(Math.exp(-Math.abs(v)));
+    buf.push(b);
+    output.push(r(min - r(Math.log1p(b))));
   }
+  writeAll(result, output);
+  writeAll(buffer, buf);
 });
 
 function run(input: Tensor, result: Tensor, buffer: Tensor): void {
   if (!result._impl.storage.hasData()) return; // meta: sizes and strides only
-  const output: number[] = [], buf: number[] = [];
-  log_sigmoid_cpu_stub.call(input.device.type, input._flatNumbers(), input.dtype.scalarType, output, buf);
-  writeAll(result, output);
-  writeAll(buffer, buf);
+  log_sigmoid_cpu_stub.call(input.device.type, input, result, buffer);
 }
 
 /** log_sigmoid_forward_cpu: result and buffer contiguous, like the input's sizes. */

@@ -27,8 +27,10 @@ interface Layout {
   inner: number;
 }
 
-type ForwardKernel = (x: Float64Array, w: Float64Array, t: ScalarType, l: Layout, out: number[]) => void;
-type BackwardKernel = (x: Float64Array, g: Float64Array, w: Float64Array, t: ScalarType, l: Layout, gin: number[], collector: number[]) => void;
+/** (self, weight, the weight's values as the iterator reads them, layout, result) */
+type ForwardKernel = (self: Tensor, weight: Tensor, w: Float64Array, l: Layout, result: Tensor) => void;
+/** (self, grad_output, weight, w, layout, grad_input, collector) */
+type BackwardKernel = (self: Tensor, grad_output: Tensor, weight: Tensor, w: Float64Array, l: Layout, input_grad: Tensor, collector: Tensor) => void;
 
 /** Calls f(input index, weight) for every element of the contiguous input, in order. */
 function each(l: Layout, w: Float64Array, f: (pos: number, wj: number) => void): void {
@@ -37,17 +39,23 @@ function each(l: Layout, w: Float64Array, f: (pos: number, wj: number) => void):
 }
 
 export const prelu_cpu_stub = new DispatchStub<ForwardKernel>("prelu_cpu_stub", "aten/src/ATen/native/cpu/Activation.cpp");
-prelu_cpu_stub.register("ts", (x, w, t, l, out) => {
+prelu_cpu_stub.register("ts", (self, _weight, w, l, result) => {
+  const t = self.dtype.scalarType;
   AT_DISPATCH("prelu_cpu", t, FLOATING_TYPES_AND_BFLOAT16);
+  const x = self._flatNumbers(), out: number[] = [];
   each(l, w, (pos, wj) => {
     const v = x[pos];
     out.push(v > 0 ? v : roundToScalarType(t, wj * v));
   });
+  writeAll(result, out);
 });
 
 export const prelu_backward_cpu_stub = new DispatchStub<BackwardKernel>("prelu_backward_cpu_stub", "aten/src/ATen/native/cpu/Activation.cpp");
-prelu_backward_cpu_stub.register("ts", (x, g, w, t, l, gin, collector) => {
+prelu_backward_cpu_stub.register("ts", (self, grad_output, _weight, w, l, input_grad, weight_grad_collector) => {
+  const t = self.dtype.scalarType;
   AT_DISPATCH("prelu_backward_cpu", t, FLOATING_TYPES_AND_BFLOAT16);
+  const x = self._flatNumbers(), g = grad_output._flatNumbers();
+  const gin: number[] = [], collector: number[] = [];
   each(l, w, (pos, wj) => {
     const v = x[pos];
     const gv = g[pos];
@@ -55,6 +63,8 @@ prelu_backward_cpu_stub.register("ts", (x, g, w, t, l, gin, collector) => {
     gin.push(mask ? gv : roundToScalarType(t, wj * gv));
     collector.push(mask ? 0 : roundToScalarType(t, v * gv));
   });
+  writeAll(input_grad, gin);
+  writeAll(weight_grad_collector, collector);
 });
 
 const contiguousLike = (self: Tensor, sizes: readonly number[]) => wrap(empty_strided_impl([...sizes], contiguousStrides([...sizes]), self.dtype, self.device));
@@ -87,9 +97,7 @@ export function prelu_cpu(self: Tensor, weight: Tensor): Tensor {
   const l = layoutOf(self, weight.numel());
   const result = contiguousLike(self, self._impl.sizes());
   const w = weightValues(self, weight);
-  const out: number[] = [];
-  prelu_cpu_stub.call(self.device.type, self._flatNumbers(), w, self.dtype.scalarType, l, out);
-  writeAll(result, out);
+  prelu_cpu_stub.call(self.device.type, self, weight, w, l, result);
   return result;
 }
 
@@ -104,11 +112,7 @@ export function prelu_backward_cpu(grad_output: Tensor, self: Tensor, weight: Te
   if (grad_output.dtype.scalarType !== self.dtype.scalarType) {
     throw new RuntimeError(`Found dtype ${scalarTypeName(grad_output.dtype.scalarType)} but expected ${scalarTypeName(self.dtype.scalarType)}`);
   }
-  const gin: number[] = [];
-  const collector: number[] = [];
-  prelu_backward_cpu_stub.call(self.device.type, self._flatNumbers(), grad_output._flatNumbers(), w, self.dtype.scalarType, l, gin, collector);
-  writeAll(input_grad, gin);
-  writeAll(weight_grad_collector, collector);
+  prelu_backward_cpu_stub.call(self.device.type, self, grad_output, weight, w, l, input_grad, weight_grad_collector);
   let weight_grad: Tensor;
   if (weight_num === 1) {
     weight_grad = contiguousLike(weight, weight._impl.sizes());

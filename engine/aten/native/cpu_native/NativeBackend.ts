@@ -128,6 +128,17 @@ export interface NativeAddon {
   adv_nonzero_count(dtype: number, meta: Float64Array, self: ArrayBufferView): number;
   /** Their coordinates, out[outOffset + d * count + r]; count is adv_nonzero_count's. */
   adv_nonzero(dtype: number, meta: Float64Array, self: ArrayBufferView, out: ArrayBufferView, outOffset: number, count: number): boolean;
+  /** native/cpu/Pooling.cc: max_pool1d over P contiguous planes of W into OW (float32, float64); false for another dtype. */
+  pool_max1d(dtype: number, x: ArrayBufferView, xOffset: number, y: ArrayBufferView, yOffset: number, P: number, W: number, OW: number,
+    kW: number, dW: number, padW: number, dilationW: number): boolean;
+  /** native/cpu/Pooling.cc: adaptive_max_pool2d over P contiguous H x W planes, indices h * W + w (int64). */
+  pool_adaptive_max2d(dtype: number, x: ArrayBufferView, xOffset: number, y: ArrayBufferView, yOffset: number, indices: ArrayBufferView, indOffset: number,
+    P: number, H: number, W: number, OH: number, OW: number): boolean;
+  /** native/cpu/Im2Col.cc: cols from image (im2col) or image from cols (col2im), contiguous; geometry [N, C, H, W, OH, OW, kh, kw, dh, dw, ph, pw, sh, sw]. */
+  im2col(dtype: number, cols: ArrayBufferView, colsOffset: number, image: ArrayBufferView, imageOffset: number, geometry: Float64Array): boolean;
+  col2im(dtype: number, cols: ArrayBufferView, colsOffset: number, image: ArrayBufferView, imageOffset: number, geometry: Float64Array): boolean;
+  /** native/cpu/Loss.cc (NativeLoss.ts LossOp): a pointwise loss kernel over out and its inputs, all float32 or float64; false if none. */
+  loss_op(op: number, dtype: number, meta: Float64Array, scalars: Float64Array, out: ArrayBufferView, a: ArrayBufferView, b: ArrayBufferView, c?: ArrayBufferView, e?: ArrayBufferView): boolean;
 }
 
 /** Which GEMM the addon runs (Gemm.cc): CBLAS when linked and chosen, else the own blocked GEMM. */

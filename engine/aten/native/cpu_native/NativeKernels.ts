@@ -20,6 +20,10 @@ import { nativeAddon, type NativeAddon } from "./NativeBackend.js";
 import { registerNNKernels } from "./NativeNN.js";
 import { registerGemmKernels } from "./NativeGemm.js";
 import { registerPointwiseKernels } from "./NativePointwise.js";
+import { registerLossKernels } from "./NativeLoss.js";
+import { registerPoolingKernels } from "./NativePooling.js";
+import { registerIm2ColKernels } from "./NativeIm2Col.js";
+import { registerConvTransposeKernels } from "./NativeConvTranspose.js";
 import { registerRandomKernels } from "./NativeRandom.js";
 import { registerFillKernels } from "./NativeFill.js";
 import { registerBmmKernels } from "./NativeBmm.js";
@@ -149,6 +153,10 @@ export function registerNativeKernels(addon: NativeAddon): void {
   registerShapeKernels(addon);
   registerHistogramKernels(addon);
   registerBucketizeKernel(addon);
+  registerLossKernels(addon);
+  registerPoolingKernels(addon);
+  registerIm2ColKernels(addon);
+  registerConvTransposeKernels(addon);
 }
 
 if (nativeAddon) registerNativeKernels(nativeAddon);

@@ -6,15 +6,11 @@
 
 import { RuntimeError } from "../../../c10/Errors.js";
 import { ScalarType, isIntegralType, scalarTypeName } from "../../../c10/ScalarType.js";
-import { typedView, readNumber, toRaw } from "../../../c10/ElementAccess.js";
 import { canCast } from "../../../c10/PromoteTypes.js";
 import { Tensor } from "../../core/Tensor.js";
 import { empty_impl, wrap } from "../../core/empty.js";
 import { resize_output } from "../Resize.js";
-import { noBigint, wrapScalar } from "../binary/common.js";
-import { cpu_kernel_binary } from "../Loops.js";
-import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
-import { AT_DISPATCH } from "../unary/Dispatch.js";
+import { wrapScalar } from "../binary/common.js";
 import { build_unary, hasData, type StructuredMode } from "../unary/UnaryIterator.js";
 import { below_ADInplaceOrView } from "../unary/Nested.js";
 import { mean_default, mean_out } from "../../../generated/mean.js";
@@ -158,7 +154,7 @@ export function binary_cross_entropy_out_cpu(self: Tensor, target: Tensor, weigh
     for (const t of inputs) {
       if (t.dtype !== lossSq.dtype) throw new RuntimeError(`Found dtype ${scalarTypeName(t.dtype.scalarType)} but expected ${scalarTypeName(lossSq.dtype.scalarType)}`);
     }
-    if (hasData(iter)) bceLoop(iter, loss.dtype.scalarType);
+    if (hasData(iter)) K.binary_cross_entropy_stub.call(iter.output.device.type, iter);
     if (weight !== null) mul__Tensor.call(loss, weight);
     if (reduction !== Reduction.None) {
       const reduced = apply_loss_reduction(loss, reduction);
@@ -166,20 +162,6 @@ export function binary_cross_entropy_out_cpu(self: Tensor, target: Tensor, weigh
       copy__default.call(loss, reduced, false);
     }
     return loss;
-  });
-}
-
-function bceLoop(iter: ReturnType<typeof build_unary>, t: ScalarType): void {
-  AT_DISPATCH("binary_cross_entropy", t, [ScalarType.Double, ScalarType.Float]);
-  const r = t === ScalarType.Double ? (x: number) => x : Math.fround;
-  const out = iter.output._impl, [x, y] = iter.inputs.map((u) => u._impl);
-  const ov = typedView(out.storage, out.dtype) as unknown as number[];
-  const xv = typedView(x.storage, x.dtype), yv = typedView(y.storage, y.dtype);
-  iter.forEachOffsets((o) => {
-    const xi = readNumber(xv, t, o[1]), yi = readNumber(yv, t, o[2]);
-    if (!(xi >= 0 && xi <= 1)) throw new RuntimeError("all elements of input should be between 0 and 1"); // 1.13 checks the input only
-    const log1m = Math.max(r(Math.log1p(-xi)), -100), logx = Math.max(r(Math.log(xi)), -100);
-    ov[o[0]] = toRaw(t, r(r(r(yi - 1) * log1m) - r(yi * logx))) as number;
   });
 }
 
@@ -192,12 +174,27 @@ function rsubScalar(x: number, y: Tensor): Tensor {
   return sub__Tensor.call(t, y, 1) as Tensor;
 }
 
+/** Input and target of one float dtype and one shape: every step of the composite is then elementwise in that dtype. */
+function fusesWithLogits(self: Tensor, target: Tensor): boolean {
+  const t = self.dtype.scalarType;
+  return (t === ScalarType.Float || t === ScalarType.Double) && target.dtype === self.dtype &&
+    self.dim() === target.dim() && self.shape.every((n, d) => n === target.shape[d]);
+}
+
 /**
  * max_val = (-input).clamp_min_(0); loss = (1 - target) * input + max_val + log(exp(-max_val) + exp(-input - max_val)),
  * the log term scaled by 1 + (pos_weight - 1) * target when pos_weight is given; then * weight and the reduction.
  */
 export function binary_cross_entropy_with_logits(self: Tensor, target: Tensor, weight: Tensor | null, pos_weight: Tensor | null, reduction: number): Tensor {
   return below_ADInplaceOrView(() => {
+    if (pos_weight === null && fusesWithLogits(self, target)) {
+      // the same steps element by element, into the composite's result (empty_like(target))
+      const loss = empty_like_default.call(target, null, null, null, null, "preserve_format") as Tensor;
+      const iter = build_unary({ config: "promoting", inputs: [self, target], out: loss, mode: "out" });
+      if (hasData(iter)) K.binary_cross_entropy_with_logits_stub.call(iter.output.device.type, iter);
+      if (weight !== null) mul__Tensor.call(loss, weight);
+      return apply_loss_reduction(loss, reduction);
+    }
     const max_val = clamp_min__default.call(neg_default.call(self), 0) as Tensor;
     const logTerm = () => {
       const a = exp__default.call(neg_default.call(max_val)) as Tensor;

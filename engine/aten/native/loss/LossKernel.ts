@@ -5,6 +5,8 @@
 // float and the rest is float arithmetic, rounded once on store.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
+import { RuntimeError } from "../../../c10/Errors.js";
+import { typedView, readNumber, toRaw } from "../../../c10/ElementAccess.js";
 import { roundToScalarType } from "../../cpu/ScalarArithmetic.js";
 import { cpu_kernel_binary } from "../Loops.js";
 import { DispatchStub } from "../DispatchStub.js";
@@ -61,6 +63,46 @@ huber_stub.register("ts", (iter, delta) => {
   const s = stepOf(t), r = opmathOf(t), d = s(delta), halfDelta = r(0.5 * d);
   cpu_kernel_binary(iter, {
     number: (x, y) => { const z = Math.abs(s(x - y)); return z < d ? r(r(0.5 * z) * z) : r(d * r(z - halfDelta)); },
+    bigint: noBigint,
+  });
+});
+
+/**
+ * binary_cross_entropy's loop (aten/src/ATen/native/Loss.cpp binary_cross_entropy_out_cpu) over (loss, input, target) in one dtype:
+ * L = (y - 1) * max(log1p(-x), -100) - y * max(log(x), -100), each input element checked to lie in [0, 1] as it is read.
+ */
+export const binary_cross_entropy_stub = new DispatchStub<(iter: TensorIterator) => void>("binary_cross_entropy_stub", "aten/src/ATen/native/Loss.cpp");
+binary_cross_entropy_stub.register("ts", (iter) => {
+  const t = iter.output.dtype.scalarType;
+  AT_DISPATCH("binary_cross_entropy", t, [Double, Float]);
+  const r = t === Double ? (x: number) => x : Math.fround;
+  const out = iter.output._impl, [x, y] = iter.inputs.map((u) => u._impl);
+  const ov = typedView(out.storage, out.dtype) as unknown as number[];
+  const xv = typedView(x.storage, x.dtype), yv = typedView(y.storage, y.dtype);
+  iter.forEachOffsets((o) => {
+    const xi = readNumber(xv, t, o[1]), yi = readNumber(yv, t, o[2]);
+    if (!(xi >= 0 && xi <= 1)) throw new RuntimeError("all elements of input should be between 0 and 1"); // 1.13 checks the input only
+    const log1m = Math.max(r(Math.log1p(-xi)), -100), logx = Math.max(r(Math.log(xi)), -100);
+    ov[o[0]] = toRaw(t, r(r(r(yi - 1) * log1m) - r(yi * logx))) as number;
+  });
+});
+
+/**
+ * binary_cross_entropy_with_logits without pos_weight over (loss, input, target) of one float dtype, element by
+ * element: the steps of Loss.ts's composite, each rounded to the dtype as that op's result is:
+ * max_val = max(-x, 0); loss = ((1 - t) * x + max_val) + log(exp(-max_val) + exp(-x - max_val)).
+ */
+export const binary_cross_entropy_with_logits_stub = new DispatchStub<(iter: TensorIterator) => void>("binary_cross_entropy_with_logits_stub", "aten/src/ATen/native/Loss.cpp");
+binary_cross_entropy_with_logits_stub.register("ts", (iter) => {
+  const t = iter.output.dtype.scalarType;
+  AT_DISPATCH("binary_cross_entropy_with_logits", t, [Double, Float]);
+  const r = t === Double ? (x: number) => x : Math.fround;
+  cpu_kernel_binary(iter, {
+    number: (x, y) => {
+      const nx = -x, maxVal = nx < 0 ? 0 : nx; // clamp_min_(0): std::max, a NaN passes
+      const logTerm = r(Math.log(r(r(Math.exp(-maxVal)) + r(Math.exp(r(nx - maxVal))))));
+      return r(r(r(r(1 - y) * x) + maxVal) + logTerm);
+    },
     bigint: noBigint,
   });
 });

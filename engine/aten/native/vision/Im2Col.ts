@@ -18,7 +18,7 @@ import { fromRaw, toRaw } from "../../../c10/ElementAccess.js";
 const { Double, Float, BFloat16, Half } = ScalarType;
 const divRtn = (a: number, b: number) => Math.floor(a / b);
 
-interface Geometry { kh: number; kw: number; dh: number; dw: number; ph: number; pw: number; sh: number; sw: number }
+export interface Geometry { kh: number; kw: number; dh: number; dw: number; ph: number; pw: number; sh: number; sw: number }
 
 function geometry(k: number[], d: number[], p: number[], s: number[]): Geometry {
   const n = (x: number[], name: string) => {
@@ -83,7 +83,8 @@ function col2im_shape_check(input: Tensor, oh: number, ow: number, g: Geometry):
   if (ow < 1 || oh < 1) throw new RuntimeError(`Expected output spatial size to be positive, but got: output_size=(${oh}, ${ow})`);
 }
 
-type ColFn = (cols: Float64Array, image: Float64Array, N: number, C: number, H: number, W: number, OH: number, OW: number, g: Geometry, round: (v: number) => number) => void;
+/** (cols, image: contiguous-or-not tensors; image N x C x H x W, cols N x C*kh*kw x OH*OW; g the window). */
+type ColFn = (cols: Tensor, image: Tensor, N: number, C: number, H: number, W: number, OH: number, OW: number, g: Geometry) => void;
 
 /** Visits every (block position, kernel offset) pair: column row c*kh*kw + i*kw + j, column l = y*OW + x. */
 function forEachPatch(N: number, C: number, H: number, W: number, OH: number, OW: number, g: Geometry, fn: (col: number, img: number) => void): void {
@@ -108,11 +109,23 @@ function forEachPatch(N: number, C: number, H: number, W: number, OH: number, OW
   }
 }
 
+/** im2col: cols (the output) from image (self). */
 export const im2col_stub = new DispatchStub<ColFn>("im2col_stub", "aten/src/ATen/native/im2col.h");
-im2col_stub.register("ts", (cols, image, N, C, H, W, OH, OW, g) => forEachPatch(N, C, H, W, OH, OW, g, (col, img) => { cols[col] = img < 0 ? 0 : image[img]; }));
+im2col_stub.register("ts", (output, self, N, C, H, W, OH, OW, g) => {
+  const cols = new Float64Array(output.numel()), image = readDense(self);
+  forEachPatch(N, C, H, W, OH, OW, g, (col, img) => { cols[col] = img < 0 ? 0 : image[img]; });
+  writeDense(output, cols);
+});
+/** col2im: image (the output, H x W = output_size) from cols (self), the blocks OH x OW. */
 export const col2im_stub = new DispatchStub<ColFn>("col2im_stub", "aten/src/ATen/native/im2col.h");
 // col2im adds into the output tensor itself: every partial sum is rounded to its dtype
-col2im_stub.register("ts", (cols, image, N, C, H, W, OH, OW, g, round) => forEachPatch(N, C, H, W, OH, OW, g, (col, img) => { if (img >= 0) image[img] = round(image[img] + cols[col]); }));
+col2im_stub.register("ts", (self, output, N, C, H, W, OH, OW, g) => {
+  const st = self.dtype.scalarType;
+  const round = st === Half ? (v: number) => fromRaw(Half, toRaw(Half, v)) as number : scalarRound(st);
+  const cols = readDense(self), image = new Float64Array(output.numel());
+  forEachPatch(N, C, H, W, OH, OW, g, (col, img) => { if (img >= 0) image[img] = round(image[img] + cols[col]); });
+  writeDense(output, image);
+});
 
 export function im2col_out_cpu(self: Tensor, kernel: number[], dilation: number[], padding: number[], stride: number[], output: Tensor): Tensor {
   const g = geometry(kernel, dilation, padding, stride);
@@ -123,9 +136,7 @@ export function im2col_out_cpu(self: Tensor, kernel: number[], dilation: number[
   resize_output(output, batched ? [N, rows, OH * OW] : [rows, OH * OW]);
   AT_DISPATCH("im2col_out_cpu", self.dtype.scalarType, [Double, Float, BFloat16, Half]);
   if (output.numel() === 0) return output;
-  const cols = new Float64Array(output.numel());
-  im2col_stub.call("cpu", cols, readDense(self), N, C, H, W, OH, OW, g, (v) => v);
-  writeDense(output, cols);
+  im2col_stub.call("cpu", output, self, N, C, H, W, OH, OW, g);
   return output;
 }
 
@@ -146,11 +157,7 @@ export function col2im_out_cpu(self: Tensor, outputSize: number[], kernel: numbe
   if (output.numel() === 0) return output;
   const nh = blocks(OH, g.ph, g.dh, g.kh, g.sh);
   const nw = blocks(OW, g.pw, g.dw, g.kw, g.sw);
-  const image = new Float64Array(output.numel());
-  const st = self.dtype.scalarType;
-  const round = st === Half ? (v: number) => fromRaw(Half, toRaw(Half, v)) as number : scalarRound(st);
-  col2im_stub.call("cpu", readDense(self), image, N, C, OH, OW, nh, nw, g, round);
-  writeDense(output, image);
+  col2im_stub.call("cpu", self, output, N, C, OH, OW, nh, nw, g);
   return output;
 }
 
