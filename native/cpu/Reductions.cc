@@ -1,5 +1,6 @@
 // Native reductions (issue #8 item 4): sum/mean with every dtype's accumulation, var/std (+ mean),
-// and max/min values and indices (amax/amin, max()/min(), max.dim/min.dim, argmax/argmin).
+// max/min values and indices (amax/amin, max()/min(), max.dim/min.dim, argmax/argmin), prod, all/any
+// and count_nonzero.
 //   pw_reduce(kind, inDtype, outDtype, meta, in, out, out2, scalars) -> bool
 // meta = [ndim, shape..., inOffset, inStrides..., outOffset, outStrides..., out2Offset, out2Strides...,
 // reduce flags...]: outStrides give the output's stride for each kept input dim (0 for reduced ones).
@@ -30,7 +31,7 @@
 namespace glasstorch {
 namespace {
 
-enum Kind : int { kSum = 0, kMean = 1, kVar = 2, kStd = 3, kMax = 4, kMin = 5, kLogSumExp = 6, kProd = 7, kAll = 8, kAny = 9 };
+enum Kind : int { kSum = 0, kMean = 1, kVar = 2, kStd = 3, kMax = 4, kMin = 5, kLogSumExp = 6, kProd = 7, kAll = 8, kAny = 9, kCountNonzero = 10 };
 constexpr int64_t kBlock = 32768;
 
 struct Dims {
@@ -547,6 +548,47 @@ void allany_impl(const Problem& p, bool is_all) {
   }
 }
 
+// ---- count_nonzero: how many elements are nonzero (truthy: NaN counts, -0.0 does not), into int64.
+// Exact integer counts, so an output's blocks of kBlock elements may go to any thread and their counts
+// add in any order. ----
+
+// the nonzero elements of the contiguous run q[0, n): integer tests added without a branch (vectorized)
+template <typename T>
+int64_t count_run(const T* q, int64_t n) {
+  int64_t c = 0;
+  for (int64_t j = 0; j < n; ++j) c += truthy(q[j]) ? 1 : 0;
+  return c;
+}
+
+template <typename T>
+void count_nonzero_impl(const Problem& p) {
+  const int64_t nout = p.kept.numel, nred = p.red.numel;
+  int64_t* out = reinterpret_cast<int64_t*>(p.out);
+  const int64_t nblocks = nred == 0 ? 1 : (nred + kBlock - 1) / kBlock;
+  std::vector<int64_t> counts(size_t(nout * nblocks), 0);
+  const int64_t work = std::max<int64_t>(1, std::min(nred, kBlock));
+  parallel_for(0, nout * nblocks, std::max<int64_t>(1, GRAIN_SIZE / work), [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t o = t / nblocks, blk = t % nblocks;
+      int64_t oo, oo2;
+      const T* ip = in_at<T>(p, o, &oo, &oo2);
+      int64_t c = 0;
+      for_runs(p.red, ip, blk * kBlock, std::min(nred, (blk + 1) * kBlock), [&](const T* q, int64_t n, int64_t st, int64_t) {
+        if (st == 1) c += count_run(q, n);
+        else for (int64_t j = 0; j < n; ++j) c += truthy(q[j * st]) ? 1 : 0;
+      });
+      counts[size_t(t)] = c;
+    }
+  });
+  for (int64_t o = 0; o < nout; ++o) {
+    int64_t c = 0;
+    for (int64_t blk = 0; blk < nblocks; ++blk) c += counts[size_t(o * nblocks + blk)];
+    int64_t oo, oo2;
+    in_at<T>(p, o, &oo, &oo2);
+    out[oo] = c;
+  }
+}
+
 // ---- N-API ----
 
 bool typed(napi_env env, napi_value v, char** data) {
@@ -653,6 +695,9 @@ Napi::Value PwReduce(const Napi::CallbackInfo& info) {
       break;
     case kAll: case kAny:
       if (out && (out_dtype == kBool || out_dtype == kByte)) ok = by_dtype(in_dtype, [&](auto t) { return allany_impl<decltype(t)>(p, kind == kAll), true; });
+      break;
+    case kCountNonzero:
+      if (out && out_dtype == kLong) ok = by_dtype(in_dtype, [&](auto t) { return count_nonzero_impl<decltype(t)>(p), true; });
       break;
     case kLogSumExp:
       if (in_dtype == out_dtype && in_dtype == kFloat && out) ok = (logsumexp_impl<float>(p), true);
