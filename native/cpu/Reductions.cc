@@ -367,12 +367,83 @@ constexpr int code_of() {
   else return kBool;
 }
 
+// Column extremes (the kept dim innermost in memory, a reduced one outside: amax(mat, 0)): one reduced
+// row of m outputs' elements against their best so far, lane by lane, branch-free so it vectorizes
+// (no-trapping-math: GCC selects on float compares only then; results are unchanged by it). A row
+// element takes over when beats() says so: it is NaN or strictly better, and the best is not NaN.
+template <typename T, bool IsMax>
+__attribute__((optimize("no-trapping-math"))) void column_extremes(const T* row, int64_t m, T* best) {
+  for (int64_t j = 0; j < m; ++j) {
+    const T v = row[j], b = best[j];
+    bool take;
+    if constexpr (std::is_floating_point_v<T>) take = ((v != v) | (IsMax ? v > b : v < b)) & (b == b);
+    else take = IsMax ? v > b : v < b;
+    best[j] = take ? v : b;
+  }
+}
+// the same with each best's first index (at[j] = i when row i takes over)
+template <typename T, bool IsMax>
+__attribute__((optimize("no-trapping-math"))) void column_extremes_at(const T* row, int64_t m, T* best, int64_t* at, int64_t i) {
+  for (int64_t j = 0; j < m; ++j) {
+    const T v = row[j], b = best[j];
+    bool take;
+    if constexpr (std::is_floating_point_v<T>) take = ((v != v) | (IsMax ? v > b : v < b)) & (b == b);
+    else take = IsMax ? v > b : v < b;
+    best[j] = take ? v : b;
+    at[j] = take ? i : at[j];
+  }
+}
+
+// kCols outputs of adjacent columns at a time, the reduced rows read in order (row-major over the
+// reduced dims, as the scan): contiguous reads instead of one strided walk down each column
+// (amax(1024 x 1024, 0) on one thread, CPU time: 2 ms -> 0.31, PyTorch 0.20; the indexed form is not
+// vectorized on this SSE2 unit, max(mat, 0) 1.2 ms, PyTorch 4.5), the same values and first indices as the scan.
+template <typename T>
+void maxmin_columns(const Problem& p, bool is_max, T* values, int64_t* indices) {
+  constexpr int64_t kMaxCols = 1024;
+  const int64_t nout = p.kept.numel, nred = p.red.numel;
+  // groups of columns as wide as possible (long contiguous reads) but one per thread at least
+  const int64_t inner = p.kept.shape[0];
+  const int64_t per_thread = (inner + get_num_threads() - 1) / get_num_threads();
+  const int64_t kCols = std::min(kMaxCols, std::max<int64_t>(64, (per_thread + 15) / 16 * 16));
+  const int64_t groups = (inner + kCols - 1) / kCols, rows = nout / inner;
+  const int64_t os = p.kept.out_stride[0], os2 = p.kept.out2_stride[0];
+  parallel_for(0, rows * groups, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, nred * kCols)), [&](int64_t b, int64_t e) {
+    T best[kMaxCols];
+    int64_t at[kMaxCols];
+    for (int64_t g = b; g < e; ++g) {
+      const int64_t r = g / groups, j0 = (g % groups) * kCols, m = std::min(kCols, inner - j0);
+      int64_t oo, oo2;
+      const T* ip = in_at<T>(p, r * inner + j0, &oo, &oo2);
+      std::copy(ip, ip + m, best);  // reduced element 0 (for_runs starts at the base)
+      std::fill(at, at + m, int64_t(0));
+      for_runs(p.red, ip, 1, nred, [&](const T* q, int64_t n, int64_t st, int64_t first) {
+        for (int64_t i = 0; i < n; ++i) {
+          const T* row = q + i * st;
+          if (indices) {
+            if (is_max) column_extremes_at<T, true>(row, m, best, at, first + i);
+            else column_extremes_at<T, false>(row, m, best, at, first + i);
+          } else {
+            if (is_max) column_extremes<T, true>(row, m, best);
+            else column_extremes<T, false>(row, m, best);
+          }
+        }
+      });
+      if (values) for (int64_t j = 0; j < m; ++j) values[oo + j * os] = best[j];
+      if (indices) for (int64_t j = 0; j < m; ++j) indices[oo2 + j * os2] = at[j];
+    }
+  });
+}
+
 template <typename T>
 void maxmin_impl(const Problem& p, bool is_max) {
   const int64_t nout = p.kept.numel, nred = p.red.numel;
   if (nout == 0 || nred == 0) return;
   T* values = reinterpret_cast<T*>(p.out);
   int64_t* indices = reinterpret_cast<int64_t*>(p.out2);
+  if constexpr (std::is_arithmetic_v<T>) {
+    if (p.kept.n > 0 && p.kept.in_stride[0] == 1 && p.red.n > 0 && p.red.in_stride[0] != 1) return maxmin_columns<T>(p, is_max, values, indices);
+  }
   // one contiguous run: the unit's vectorized extreme of the row, for the dtypes a double holds exactly
   constexpr bool exact_in_double = !std::is_same_v<T, int64_t> && !std::is_same_v<T, bool>;
   const pw::ExtremeRow row = pw::table().extreme[is_max ? 1 : 0][code_of<T>()];
