@@ -365,12 +365,20 @@ void logsumexp_impl(const Problem& p) {
   const int64_t nout = p.kept.numel, nred = p.red.numel;
   if (nout == 0) return;
   T* out = reinterpret_cast<T*>(p.out);
-  const auto sum = pw::table().lse_sum[std::is_same_v<T, float> ? kFloat : kDouble];
-  parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, 8 * nred)), [&](int64_t b, int64_t e) {
-    for (int64_t o = b; o < e; ++o) {
-      int64_t oo, oo2;
-      const T* ip = in_at<T>(p, o, &oo, &oo2);
-      double m = nred == 0 ? 0.0 : -std::numeric_limits<double>::infinity();
+  constexpr int code = std::is_same_v<T, float> ? kFloat : kDouble;
+  const auto sum = pw::table().lse_sum[code];
+  const auto sum4 = pw::table().lse_sum_rows4[code];
+  // one contiguous run: the max through the unit's vectorized extreme (a NaN anywhere gives NaN, as the
+  // scan; a zero's sign may differ from the scan's, which changes no term: x - (+-0) and the final
+  // log(s) + m, log(s) >= 0, round alike), and four rows' sums at once (lse_sum_rows4: each row's bits)
+  const pw::ExtremeRow row_max = pw::table().extreme[1][code];
+  const bool one_run = p.red.n == 1 && p.red.in_stride[0] == 1 && nred > 0;
+  // m = max (NaN if any; |m| = inf replaced by 0)
+  auto max_of = [&](const T* ip) {
+    double m = nred == 0 ? 0.0 : -std::numeric_limits<double>::infinity();
+    if (one_run) {
+      m = row_max(ip, nred);
+    } else {
       bool nan = false;
       for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) {
         for (int64_t j = 0; j < n; ++j) {
@@ -380,11 +388,38 @@ void logsumexp_impl(const Problem& p) {
         }
       });
       if (nan) m = std::numeric_limits<double>::quiet_NaN();
-      if (std::fabs(m) == std::numeric_limits<double>::infinity()) m = 0;
+    }
+    if (std::fabs(m) == std::numeric_limits<double>::infinity()) m = 0;
+    return m;
+  };
+  auto finish = [](double s, double m) -> T {
+    const T ls = static_cast<T>(std::log(static_cast<double>(static_cast<T>(s))));
+    return ls + static_cast<T>(m);
+  };
+  parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, 8 * nred)), [&](int64_t b, int64_t e) {
+    int64_t o = b;
+    if (one_run) {
+      for (; o + 4 <= e; o += 4) {
+        const void* rows[4];
+        int64_t oo[4];
+        double m[4], s[4];
+        for (int r = 0; r < 4; ++r) {
+          int64_t oo2;
+          const T* ip = in_at<T>(p, o + r, &oo[r], &oo2);
+          rows[r] = ip;
+          m[r] = max_of(ip);
+        }
+        sum4(rows, nred, m, s);
+        for (int r = 0; r < 4; ++r) out[oo[r]] = finish(s[r], m[r]);
+      }
+    }
+    for (; o < e; ++o) {
+      int64_t oo, oo2;
+      const T* ip = in_at<T>(p, o, &oo, &oo2);
+      const double m = max_of(ip);
       double s = 0;
       for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) { s = sum(q, n, st, m, s); });
-      const T ls = static_cast<T>(std::log(static_cast<double>(static_cast<T>(s))));
-      out[oo] = ls + static_cast<T>(m);
+      out[oo] = finish(s, m);
     }
   });
 }
