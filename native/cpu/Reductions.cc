@@ -13,8 +13,9 @@
 // (a 16-bit result through float, as its conversion), except that a float32 row
 // summed to float32 adds in float runs of 16 elements per lane first (pointwise_kernels.inc:
 // sum64_float_runs); integers and bool sum exactly in int64 (wrapping). var/std: two passes in
-// double (mean, then the centred squares), as the TS kernel, in blocks and lanes (moments_impl). max/min (float16/bfloat16 compared in
-// float): NaN wins, the first of equal values (and of NaNs) is the one reported.
+// double (mean, then the centred squares), as the TS kernel, in blocks and lanes (moments_impl).
+// max/min (float16/bfloat16 compared in float): NaN wins, the first of equal values (and of NaNs)
+// is the one reported.
 #include <napi.h>
 
 #include <algorithm>
