@@ -455,19 +455,10 @@ constexpr int code_of() {
 }
 
 // Column extremes (the kept dim innermost in memory, a reduced one outside: amax(mat, 0)): one reduced
-// row of m outputs' elements against their best so far, lane by lane, branch-free so it vectorizes
-// (no-trapping-math: GCC selects on float compares only then; results are unchanged by it). A row
-// element takes over when beats() says so: it is NaN or strictly better, and the best is not NaN.
-template <typename T, bool IsMax>
-__attribute__((optimize("no-trapping-math"))) void column_extremes(const T* row, int64_t m, T* best) {
-  for (int64_t j = 0; j < m; ++j) {
-    const T v = row[j], b = best[j];
-    bool take;
-    if constexpr (std::is_floating_point_v<T>) take = ((v != v) | (IsMax ? v > b : v < b)) & (b == b);
-    else take = IsMax ? v > b : v < b;
-    best[j] = take ? v : b;
-  }
-}
+// row of m outputs' elements against their best so far; values alone through the unit's vectorized
+// column_extreme (pointwise_column_extremes.inc), with indices here (scalar: the int64 selects did not
+// vectorize). A row element takes over when beats() says so: it is NaN or strictly better, and the
+// best is not NaN.
 // the same with each best's first index (at[j] = i when row i takes over)
 template <typename T, bool IsMax>
 __attribute__((optimize("no-trapping-math"))) void column_extremes_at(const T* row, int64_t m, T* best, int64_t* at, int64_t i) {
@@ -483,8 +474,8 @@ __attribute__((optimize("no-trapping-math"))) void column_extremes_at(const T* r
 
 // kCols outputs of adjacent columns at a time, the reduced rows read in order (row-major over the
 // reduced dims, as the scan): contiguous reads instead of one strided walk down each column
-// (amax(1024 x 1024, 0) on one thread, CPU time: 2 ms -> 0.31, PyTorch 0.20; the indexed form is not
-// vectorized on this SSE2 unit, max(mat, 0) 1.2 ms, PyTorch 4.5), the same values and first indices as the scan.
+// (amax(1024 x 1024, 0) on one thread, CPU time, AVX2: 2 ms -> 0.15-0.17, PyTorch 0.20; the indexed
+// form is scalar, max(mat, 0) 1.2 ms, PyTorch 4.5), the same values and first indices as the scan.
 template <typename T>
 void maxmin_columns(const Problem& p, bool is_max, T* values, int64_t* indices) {
   constexpr int64_t kMaxCols = 1024;
@@ -495,6 +486,7 @@ void maxmin_columns(const Problem& p, bool is_max, T* values, int64_t* indices) 
   const int64_t kCols = std::min(kMaxCols, std::max<int64_t>(64, (per_thread + 15) / 16 * 16));
   const int64_t groups = (inner + kCols - 1) / kCols, rows = nout / inner;
   const int64_t os = p.kept.out_stride[0], os2 = p.kept.out2_stride[0];
+  const auto values_row = pw::table().column_extreme[is_max ? 1 : 0][code_of<T>()];
   parallel_for(0, rows * groups, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, nred * kCols)), [&](int64_t b, int64_t e) {
     T best[kMaxCols];
     int64_t at[kMaxCols];
@@ -511,8 +503,7 @@ void maxmin_columns(const Problem& p, bool is_max, T* values, int64_t* indices) 
             if (is_max) column_extremes_at<T, true>(row, m, best, at, first + i);
             else column_extremes_at<T, false>(row, m, best, at, first + i);
           } else {
-            if (is_max) column_extremes<T, true>(row, m, best);
-            else column_extremes<T, false>(row, m, best);
+            values_row(row, m, best);
           }
         }
       });

@@ -3,13 +3,16 @@
 // indices are exact, so bit for bit (NaN wins and its first index is reported; of equal values, -0 and
 // 0 included, the first). Every real dtype and bool, 2-d and 3-d, several reduced dims, transposed and
 // sliced inputs, column counts past one group (1024) and not a multiple of the vector width, strided
-// out=, 1 and 2 threads (the column groups follow the thread count; the results must not).
-import { describe, expect } from "vitest";
+// out=, every runnable unit (the values' row loop is the unit's), 1 and 2 threads (the column groups
+// follow the thread count; the results must not).
+import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
-import { nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
-import { kernelsRan, nativeIt, underTs } from "../../support/native_paths.js";
+import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { kernelsRan, nativeIt, restoreNativeDefaults, runnableIsas, underTs } from "../../support/native_paths.js";
 
 nativeSizePolicy.minNumel = 0;
+const ISAS = runnableIsas();
+afterEach(restoreNativeDefaults);
 
 const asText = (r: torch.Tensor | torch.Tensor[]) =>
   JSON.stringify((Array.isArray(r) ? r : [r]).map((t) => ({ dtype: String(t.dtype), shape: [...t.shape], v: t.flatten().tolist() })), (_k, v) =>
@@ -17,10 +20,13 @@ const asText = (r: torch.Tensor | torch.Tensor[]) =>
 
 function sameAsTs(what: string, f: () => torch.Tensor | torch.Tensor[], stub: string): void {
   const want = asText(underTs(f));
-  for (const threads of [1, 2]) {
-    torch.set_num_threads(threads);
-    expect(kernelsRan(f), what).toContain(`${stub}:native`);
-    expect(asText(f()), `${what} (${threads} threads)`).toBe(want);
+  for (const isa of ISAS) {
+    _set_native_isa(isa as any);
+    for (const threads of [1, 2]) {
+      torch.set_num_threads(threads);
+      expect(kernelsRan(f), what).toContain(`${stub}:native`);
+      expect(asText(f()), `${what} (${isa}, ${threads} threads)`).toBe(want);
+    }
   }
 }
 
