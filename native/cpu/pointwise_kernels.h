@@ -83,6 +83,12 @@ struct Table {
   // logsumexp's sum: acc + exp(a[i * stride] - m) for i < n, each term rounded to the element type,
   // added in order in double (float32 and float64; null for the others)
   double (*lse_sum[kNumDTypes])(const void* a, int64_t n, int64_t stride, double m, double acc);
+  // lse_sum of four contiguous rows of n from 0 (row r's max m[r]) into out[r], each the bits lse_sum
+  // gives it, the four addition chains interleaved (pointwise_lse_rows.inc; float32 and float64)
+  void (*lse_sum_rows4[kNumDTypes])(const void* const* rows, int64_t n, const double* m, double* out);
+  // [0]: min, [1]: max of best[j] and row[j] for j < m into best[j], NaN winning, the best kept on ties
+  // (pointwise_column_extremes.inc; the arithmetic types and bool, null for float16/bfloat16)
+  void (*column_extreme[2][kNumDTypes])(const void* row, int64_t m, void* best);
   // the same ops with streaming (non-temporal) stores on contiguous rows, for outputs larger than the
   // cache (Pointwise.cc: kStreamBytes); null where an op has none
   Loop stream_op[kNumOps][kNumDTypes];

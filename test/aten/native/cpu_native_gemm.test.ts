@@ -199,6 +199,54 @@ describe("gemm_stub: the native GEMM against a float64 reference (any strides, a
   });
 });
 
+describe("the own GEMV (gemv_kernels.inc: n == 1, and m == 1 through the transpose)", () => {
+  // rows past a 4-row group and past a whole number of vectors, k past the 2-vector steps; A row-major
+  // (dot products), column-major (axpy over 512-row blocks: 1030 rows is three blocks), with gaps (the
+  // GEMM's path); x and y contiguous, strided, broadcast
+  const GEMV: [number, number, number][] = [[1030, 1, 77], [1, 1030, 77], [7, 1, 1000], [1, 9, 1000], [3000, 1, 40]];
+  const layouts: [string, string, string][] = [["row", "row", "row"], ["col", "col", "col"], ["row", "gap", "gap"], ["col", "gap", "row"], ["gap", "row", "col"], ["bcast", "row", "row"]];
+  native("each unit, 1 and 2 threads, float32 and float64, alpha/beta: within the bound and bit for bit across thread counts", () => {
+    for (const isa of ISAS) {
+      for (const dtype of ["f32", "f64"] as const) {
+        for (const [m, n, k] of GEMV) {
+          for (const [la, lb, lc] of layouts) {
+            for (const [alpha, beta] of [[1, 0], [-2, 0.25]] as [number, number][]) {
+              const c: Case = { m, n, k, alpha, beta, la, lb, lc };
+              const out: (Float32Array | Float64Array)[] = [];
+              for (const threads of [1, 2]) {
+                use({ blas: "own", isa, threads });
+                const r = runStub(dtype, c, "native");
+                checkAgainstReference(dtype, c, r, `gemv ${isa}/${threads}t`);
+                out.push(r.C);
+              }
+              expect(Array.from(out[1]), `${isa} ${dtype} ${JSON.stringify(c)}`).toEqual(Array.from(out[0]));
+            }
+          }
+        }
+      }
+    }
+  }, 60_000);
+
+  native("NaN and inf in A or x reach y; beta == 0 does not read y", () => {
+    for (const isa of ISAS) {
+      use({ blas: "own", isa, threads: 2 });
+      for (const colMajor of [false, true]) {
+        const m = 600, k = 50;
+        const A = Float32Array.from(values(m * k, 5)), x = Float32Array.from(values(k, 6));
+        const at = (i: number, q: number) => (colMajor ? i + q * m : i * k + q);
+        A[at(3, 7)] = NaN;
+        A[at(599, 49)] = Infinity;
+        const y = new Float32Array(m).fill(NaN);
+        gemm_stub.call("cpu", { dtype: ScalarType.Float, m, n: 1, k, alpha: 1, beta: 0,
+          a: { data: A, offset: 0, rs: colMajor ? 1 : k, cs: colMajor ? m : 1 }, b: { data: x, offset: 0, rs: 1, cs: 1 }, c: { data: y, offset: 0, rs: 1, cs: 1 } });
+        expect(Number.isNaN(y[3]), `${isa} ${colMajor}`).toBe(true);
+        expect(Math.abs(y[599]), `${isa} ${colMajor}`).toBe(Infinity);
+        expect(y.filter((v, i) => i !== 3 && i !== 599).every(Number.isFinite), `${isa} ${colMajor}`).toBe(true);
+      }
+    }
+  });
+});
+
 // ---- the own GEMM's two paths (gemm_kernels.inc): direct (A in place, B in place or packed, no K
 // blocking, short row tiles of MR/3 and 2MR/3) and packed (BLIS blocking), each forced, and the size rule ----
 

@@ -4,11 +4,12 @@
 // added in order in double, log and the add in the element type). float32: the same bits (the exps are
 // both correctly rounded but within ~1e-15 of a rounding boundary); float64: glibc's exp and log against
 // V8's, each within 1 ulp, so the result (log(s) + m, which may cancel) within 16 * 2^-52 * (1 + max|x|).
-// Any dims, strided inputs, keepdim, 1 and 2 threads.
+// Any dims, strided inputs, keepdim, every runnable unit, 1 and 2 threads.
 import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
-import { kernelsRan, nativeIt as native, restoreNativeDefaults, underTs } from "../../support/native_paths.js";
+import { _set_native_isa } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { kernelsRan, nativeIt as native, restoreNativeDefaults, runnableIsas, underTs } from "../../support/native_paths.js";
 
 nativeSizePolicy.minNumel = 0;
 afterEach(restoreNativeDefaults);
@@ -37,6 +38,14 @@ describe("logsumexp", () => {
       special.set(2, ":", -Infinity);
       special.set(3, 0, Infinity);
       special.set(3, 1, -Infinity);
+      const long = torch.randn(11, 601, { dtype }).mul(8);
+      long.set(5, 300, NaN);
+      const zeros = torch.randn(6, 70, { dtype }).abs().neg();
+      zeros.set(0, 3, -0);
+      zeros.set(0, 9, 0);
+      zeros.set(1, 3, 0);
+      zeros.set(1, 9, -0);
+      zeros.set(2, ":", -0);
       const cases: [string, () => torch.Tensor][] = [
         ["last dim", () => torch.logsumexp(x, -1)],
         ["first dim", () => torch.logsumexp(x, 0)],
@@ -45,17 +54,22 @@ describe("logsumexp", () => {
         ["strided", () => torch.logsumexp(x.permute(2, 0, 1).get(":", "::2"), 1)],
         ["NaN, +inf, all -inf rows", () => torch.logsumexp(special, 1)],
         ["empty reduced dim", () => torch.logsumexp(torch.zeros(3, 0, { dtype }), 1)],
+        // rows longer than lse_sum_rows4's 256-element blocks, four at a time and a remainder
+        ["long rows", () => torch.logsumexp(long, 1)],
+        // maxima of +0 and -0 (the vectorized max may pick either sign)
+        ["zero maxima", () => torch.logsumexp(zeros, 1)],
       ];
       for (const [what, f] of cases) {
         const want = underTs(f);
-        for (const threads of [1, 2]) {
+        for (const [isa, threads] of runnableIsas().flatMap((i) => [[i, 1], [i, 2]] as const)) {
+          _set_native_isa(isa as any);
           torch.set_num_threads(threads);
           if (what !== "empty reduced dim") expect(kernelsRan(f), what).toContain("logsumexp:native");
           const got = f();
           expect(got.shape, what).toEqual(want.shape);
           // float32: bit for bit; float64: 16 * 2^-52 * (1 + max|x|)
           const unit = dtype === torch.float32 ? 1 : 2 ** -52 * (1 + 40);
-          expect(worstError(got, want, unit), `${dtype} ${what} (${threads} threads)`).toBeLessThanOrEqual(dtype === torch.float32 ? 0 : 16);
+          expect(worstError(got, want, unit), `${dtype} ${what} (${isa}, ${threads} threads)`).toBeLessThanOrEqual(dtype === torch.float32 ? 0 : 16);
         }
       }
     }

@@ -8,6 +8,7 @@
 //   prod_stub: every real dtype, bool, float16 and bfloat16 into float32/float64 (in double, in the TS
 //     kernel's order: the same bits), integers and bool into int64 (exact, wrapping)
 //   and_stub / or_stub (all, any): every dtype above into bool or uint8
+//   count_nonzero_stub: every dtype above into int64 (exact counts)
 // over any dims, any strides (the output too: out= may be strided).
 // A float32 sum into float32 adds runs of 16 elements per lane (16 rows per column) in float before
 // they join a double, as PyTorch's float32 sums accumulate in float: within 16 * 2^-24 * sum|x| of
@@ -21,7 +22,7 @@ import {
   max_values_stub, min_values_stub, max_all_stub, min_all_stub, max_stub, min_stub, argmax_stub, argmin_stub,
   prod_stub, and_stub, or_stub,
 } from "../reduce/ReduceOps.js";
-import { std_var_stub } from "../reduce/Statistics.js";
+import { std_var_stub, count_nonzero_stub } from "../reduce/Statistics.js";
 import { logsumexp_stub } from "../reduce3/LogSumExp.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
@@ -29,7 +30,7 @@ const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = Sc
 const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16]);
 
 /** Reductions.cc's Kind */
-const Kind = { sum: 0, mean: 1, var: 2, std: 3, max: 4, min: 5, logsumexp: 6, prod: 7, all: 8, any: 9 } as const;
+const Kind = { sum: 0, mean: 1, var: 2, std: 3, max: 4, min: 5, logsumexp: 6, prod: 7, all: 8, any: 9, count_nonzero: 10 } as const;
 
 const metaCache = new Map<number, Float64Array>();
 const scalarArray = new Float64Array(1);
@@ -99,6 +100,7 @@ export function registerReductionKernels(addon: NativeAddon): void {
   prod_stub.register("native", (self, mask, result) => reduce(addon, Kind.prod, self, mask, result, null));
   and_stub.register("native", (self, mask, result) => reduce(addon, Kind.all, self, mask, result, null));
   or_stub.register("native", (self, mask, result) => reduce(addon, Kind.any, self, mask, result, null));
+  count_nonzero_stub.register("native", (self, mask, result) => reduce(addon, Kind.count_nonzero, self, mask, result, null));
   logsumexp_stub.register("native", (result, self, mask) => {
     const t = self.dtype.scalarType;
     return (t === Float || t === Double) && result.dtype.scalarType === t && reduce(addon, Kind.logsumexp, self, mask, result, null);

@@ -117,14 +117,22 @@ export const std_mean_dim = (self: Tensor, dim: readonly number[] | null, unbias
 
 // ---- count_nonzero ----
 
+/**
+ * count_nonzero_stub: each int64 result element is the number of nonzero elements of its group (NaN
+ * counts, -0.0 does not). A stub, not a loop in count_nonzero_cpu, so the native kernel can take it.
+ */
+export const count_nonzero_stub = new DispatchStub<(self: Tensor, mask: readonly boolean[], result: Tensor) => void>(
+  "count_nonzero_stub", "aten/src/ATen/native/TensorAdvancedIndexing.cpp");
+count_nonzero_stub.register("ts", (self, mask, result) => {
+  writeAll(result, gather(self, mask).map((g) => BigInt(g.filter((v) => (typeof v === "bigint" ? v !== 0n : v !== 0)).length)));
+});
+
 /** count_nonzero.dim_IntList (count_nonzero_cpu): an int64 count of nonzero elements over the dims. */
 export function count_nonzero_cpu(self: Tensor, dim: readonly number[]): Tensor {
   const sizes = self._impl.sizes();
   const mask = dimMask(dim, sizes.length);
   const result = structuredOutput(self, reducedShape(sizes, mask, false), int64, null, "functional");
-  if (hasData(result)) {
-    writeAll(result, gather(self, mask).map((g) => BigInt(g.filter((v) => (typeof v === "bigint" ? v !== 0n : v !== 0)).length)));
-  }
+  if (hasData(result)) count_nonzero_stub.call(self.device.type, self, mask, result);
   return result;
 }
 
