@@ -272,4 +272,6 @@ void InitPointwise(Napi::Env env, Napi::Object exports) {
   InitReductions(env, exports);
 }
 
+int64_t pw_stream_bytes() { return pw::g_stream_bytes; }
+
 }  // namespace glasstorch
