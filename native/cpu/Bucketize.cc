@@ -9,26 +9,10 @@
 #include <string>
 
 #include "ThreadPool.h"
+#include "TypedArg.h"
 
 namespace glasstorch {
 namespace {
-
-Napi::Value fail(const Napi::CallbackInfo& info, const std::string& what) {
-  Napi::TypeError::New(info.Env(), "glasstorch native: " + what).ThrowAsJavaScriptException();
-  return info.Env().Undefined();
-}
-
-struct View {
-  void* data = nullptr;
-  size_t length = 0;
-  napi_typedarray_type type;
-};
-
-bool get_view(napi_env env, napi_value v, View& out) {
-  size_t byte_offset;
-  napi_value ab;
-  return napi_get_typedarray_info(env, v, &out.type, &out.length, &out.data, &ab, &byte_offset) == napi_ok;
-}
 
 bool inside(const View& v, int64_t off, int64_t n) { return off >= 0 && n >= 0 && static_cast<uint64_t>(off + n) <= v.length; }
 

@@ -16,27 +16,11 @@
 #include <vector>
 
 #include "ThreadPool.h"
+#include "TypedArg.h"
 #include "kernels.h"
 
 namespace glasstorch {
 namespace {
-
-Napi::Value fail(const Napi::CallbackInfo& info, const std::string& what) {
-  Napi::TypeError::New(info.Env(), "glasstorch native: " + what).ThrowAsJavaScriptException();
-  return info.Env().Undefined();
-}
-
-struct View {
-  void* data = nullptr;
-  size_t length = 0;  // elements
-  napi_typedarray_type type;
-};
-
-bool get_view(napi_env env, napi_value v, View& out) {
-  size_t byte_offset;
-  napi_value ab;
-  return napi_get_typedarray_info(env, v, &out.type, &out.length, &out.data, &ab, &byte_offset) == napi_ok;
-}
 
 // The elements [off, off + (n - 1) * stride] lie in the view.
 bool inside(const View& v, int64_t off, int64_t stride, int64_t n) {

@@ -17,41 +17,12 @@
 
 #include "Pointwise.h"
 #include "ThreadPool.h"
+#include "TypedArg.h"
 
 namespace glasstorch {
 namespace {
 
 constexpr int kMaxDims = 25;
-
-struct Buf {
-  char* data = nullptr;
-  size_t bytes = 0;
-};
-
-bool get_buf(napi_env env, napi_value v, Buf& b) {
-  napi_typedarray_type type;
-  size_t length, byte_offset;
-  void* data = nullptr;
-  napi_value ab;
-  if (napi_get_typedarray_info(env, v, &type, &length, &data, &ab, &byte_offset) != napi_ok) return false;
-  size_t item = 1;
-  switch (type) {
-    case napi_int16_array: case napi_uint16_array: item = 2; break;
-    case napi_int32_array: case napi_uint32_array: case napi_float32_array: item = 4; break;
-    case napi_float64_array: case napi_bigint64_array: case napi_biguint64_array: item = 8; break;
-    default: item = 1;
-  }
-  b.data = static_cast<char*>(data);
-  b.bytes = length * item;
-  return true;
-}
-
-Napi::Value fail(const Napi::CallbackInfo& info, const std::string& what) {
-  Napi::TypeError::New(info.Env(), "glasstorch native: " + what).ThrowAsJavaScriptException();
-  return info.Env().Undefined();
-}
-
-inline int64_t at_least_1(int64_t v) { return v < 1 ? 1 : v; }
 
 template <int N>
 struct Bytes { char b[N]; };

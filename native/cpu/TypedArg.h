@@ -1,9 +1,12 @@
-// A typed-array argument of an N-API call with its element size (Ops2.cc, AdvancedIndex.cc): the
-// kernels that copy elements as bits take any typed array and read the element size from its type.
+// Reading the typed-array arguments of the N-API calls that take any element type (Ops2.cc,
+// AdvancedIndex.cc, NNIndex.cc, Shape.cc, Histogram.cc, Bucketize.cc, ...): the kernels that copy
+// elements as bits take any typed array and read the element size from its type.
 #pragma once
 #include <napi.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace glasstorch {
 
@@ -30,5 +33,39 @@ inline bool typed(napi_env env, napi_value v, Typed* t) {
   }
   return true;
 }
+
+// A typed array's data and its length in bytes
+struct Buf {
+  char* data = nullptr;
+  size_t bytes = 0;
+};
+inline bool get_buf(napi_env env, napi_value v, Buf& b) {
+  Typed t;
+  if (!typed(env, v, &t)) return false;
+  b.data = t.data;
+  b.bytes = static_cast<size_t>(t.length) * static_cast<size_t>(t.itemsize);
+  return true;
+}
+
+// A typed array's data, its length in elements and its type
+struct View {
+  void* data = nullptr;
+  size_t length = 0;
+  napi_typedarray_type type = napi_int8_array;
+};
+inline bool get_view(napi_env env, napi_value v, View& out) {
+  size_t byte_offset;
+  napi_value ab;
+  return napi_get_typedarray_info(env, v, &out.type, &out.length, &out.data, &ab, &byte_offset) == napi_ok;
+}
+
+// A TypeError "glasstorch native: <what>" thrown into JavaScript; the call returns undefined
+inline Napi::Value fail(const Napi::CallbackInfo& info, const std::string& what) {
+  Napi::TypeError::New(info.Env(), "glasstorch native: " + what).ThrowAsJavaScriptException();
+  return info.Env().Undefined();
+}
+
+// grain sizes: at least one element per task
+inline int64_t at_least_1(int64_t v) { return v < 1 ? 1 : v; }
 
 }  // namespace glasstorch

@@ -7,31 +7,13 @@ import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { kernelsRan, nativeIt as native, restoreNativeDefaults, underTs } from "../../support/native_paths.js";
+import { bits, values } from "../../support/tied_values.js";
 
 nativeSizePolicy.minNumel = 0;
 afterEach(restoreNativeDefaults);
 
 const SORT_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.bool, torch.float16, torch.bfloat16, torch.float32, torch.float64];
 const TOPK_DTYPES = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float32, torch.float64];
-
-function bits(t: torch.Tensor): string {
-  const v = (t.contiguous().flatten().tolist() as unknown[]).map((x) => (Object.is(x, -0) ? "-0" : String(x)));
-  return JSON.stringify({ shape: t.shape, stride: t.stride(), v });
-}
-
-/** Values with many ties (a few distinct values), and for floats NaN, -0, 0, +-inf among them. */
-function values(shape: number[], dtype: torch.dtype, seed: number, distinct = 7): torch.Tensor {
-  torch.manual_seed(seed);
-  if (dtype === torch.bool) return torch.rand(shape).gt(0.5);
-  const x = torch.randint(-distinct, distinct, shape).to(torch.float64);
-  if (dtype.is_floating_point) {
-    const flat = x.view(-1);
-    const n = flat.numel();
-    for (const [k, v] of [[0, NaN], [1, -0], [2, 0], [3, Infinity], [4, -Infinity], [5, NaN], [6, 0.5], [7, -0]] as const) if (k * 3 < n) flat.set(k * 3, v);
-    return x.to(dtype);
-  }
-  return (dtype === torch.uint8 ? x.abs() : x.mul(dtype === torch.int8 ? 1 : 1000)).to(dtype);
-}
 
 /** f's [values, indices] on the native kernels (1 and 2 threads) equal the TS kernels', and `stub` ran natively. */
 function same(what: string, f: () => [torch.Tensor, torch.Tensor], stub: string): void {
