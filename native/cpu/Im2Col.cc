@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include "ThreadPool.h"
+#include "TypedArg.h"
 #include "kernels.h"
 
 namespace glasstorch {
@@ -22,22 +23,7 @@ struct Geometry {
   int64_t N, C, H, W, OH, OW, kh, kw, dh, dw, ph, pw, sh, sw;
 };
 
-template <typename T>
-T* elements(const Napi::Value& v, int64_t off, int64_t n) {
-  Napi::Env env = v.Env();
-  if (!v.IsTypedArray()) {
-    Napi::TypeError::New(env, "glasstorch native im2col: operands must be typed arrays").ThrowAsJavaScriptException();
-    return nullptr;
-  }
-  Napi::TypedArray t = v.As<Napi::TypedArray>();
-  if (t.ElementSize() != sizeof(T) || off < 0 || off + n > static_cast<int64_t>(t.ElementLength())) {
-    Napi::RangeError::New(env, "glasstorch native im2col: an operand reaches past its array").ThrowAsJavaScriptException();
-    return nullptr;
-  }
-  return reinterpret_cast<T*>(static_cast<char*>(t.ArrayBuffer().Data()) + t.ByteOffset()) + off;
-}
 
-int64_t at_least_1(int64_t v) { return v < 1 ? 1 : v; }
 
 // column row r = (c * kh + i) * kw + j of image n: cols[r][y * OW + x] = image[c][ih][iw] (0 in the padding)
 template <typename T>
@@ -79,15 +65,15 @@ void col2im_plane(const T* col, T* img, const Geometry& g) {
 Napi::Value Run(const Napi::CallbackInfo& info, bool to_cols) {
   Napi::Env env = info.Env();
   const int64_t dtype = static_cast<int64_t>(info[0].As<Napi::Number>().DoubleValue());
-  const double* m = elements<double>(info[5], 0, 14);
+  const double* m = elements<double>(info[5], 0, 14, "im2col");
   if (m == nullptr) return env.Undefined();
   const Geometry g{int64_t(m[0]), int64_t(m[1]), int64_t(m[2]), int64_t(m[3]), int64_t(m[4]), int64_t(m[5]), int64_t(m[6]),
                    int64_t(m[7]), int64_t(m[8]), int64_t(m[9]), int64_t(m[10]), int64_t(m[11]), int64_t(m[12]), int64_t(m[13])};
   const int64_t L = g.OH * g.OW, rows = g.C * g.kh * g.kw, K = g.kh * g.kw;
   auto run = [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    T* cols = elements<T>(info[1], static_cast<int64_t>(info[2].As<Napi::Number>().DoubleValue()), g.N * rows * L);
-    T* image = elements<T>(info[3], static_cast<int64_t>(info[4].As<Napi::Number>().DoubleValue()), g.N * g.C * g.H * g.W);
+    T* cols = elements<T>(info[1], static_cast<int64_t>(info[2].As<Napi::Number>().DoubleValue()), g.N * rows * L, "im2col");
+    T* image = elements<T>(info[3], static_cast<int64_t>(info[4].As<Napi::Number>().DoubleValue()), g.N * g.C * g.H * g.W, "im2col");
     if (cols == nullptr || image == nullptr) return env.Undefined();
     if (to_cols) {
       parallel_for(0, g.N * rows, at_least_1(GRAIN_SIZE / at_least_1(L)), [&](int64_t b, int64_t e) {

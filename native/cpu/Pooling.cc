@@ -12,29 +12,13 @@
 #include <cstdint>
 #include <limits>
 #include "ThreadPool.h"
+#include "TypedArg.h"
 #include "kernels.h"
 
 namespace glasstorch {
 namespace {
 
-// element `off` of a typed array of `n` elements from there on, or null (a RangeError thrown)
-template <typename T>
-T* elements(const Napi::Value& v, int64_t off, int64_t n) {
-  Napi::Env env = v.Env();
-  if (!v.IsTypedArray()) {
-    Napi::TypeError::New(env, "glasstorch native pooling: operands must be typed arrays").ThrowAsJavaScriptException();
-    return nullptr;
-  }
-  Napi::TypedArray t = v.As<Napi::TypedArray>();
-  if (t.ElementSize() != sizeof(T) || off < 0 || off + n > static_cast<int64_t>(t.ElementLength())) {
-    Napi::RangeError::New(env, "glasstorch native pooling: an operand reaches past its array").ThrowAsJavaScriptException();
-    return nullptr;
-  }
-  return reinterpret_cast<T*>(static_cast<char*>(t.ArrayBuffer().Data()) + t.ByteOffset()) + off;
-}
-
 int64_t i64(const Napi::CallbackInfo& info, int i) { return static_cast<int64_t>(info[i].As<Napi::Number>().DoubleValue()); }
-int64_t at_least_1(int64_t v) { return v < 1 ? 1 : v; }
 
 // compare-and-select on floats vectorizes only when GCC may ignore FP exception flags (nothing reads them)
 #pragma GCC optimize("no-trapping-math")
@@ -104,8 +88,8 @@ Napi::Value MaxPool1d(const Napi::CallbackInfo& info) {
   const int64_t kW = i64(info, 8), dW = i64(info, 9), padW = i64(info, 10), dil = i64(info, 11);
   auto run = [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    const T* x = elements<T>(info[1], i64(info, 2), P * W);
-    T* y = elements<T>(info[3], i64(info, 4), P * OW);
+    const T* x = elements<T>(info[1], i64(info, 2), P * W, "pooling");
+    T* y = elements<T>(info[3], i64(info, 4), P * OW, "pooling");
     if (x == nullptr || y == nullptr) return env.Undefined();
     parallel_for(0, P, at_least_1(GRAIN_SIZE / at_least_1(OW * kW)), [&](int64_t b, int64_t e) {
       for (int64_t p = b; p < e; ++p) max_pool1d_plane(x + p * W, y + p * OW, W, OW, kW, dW, padW, dil);
@@ -122,9 +106,9 @@ Napi::Value AdaptiveMaxPool2d(const Napi::CallbackInfo& info) {
   const int64_t dtype = i64(info, 0), P = i64(info, 7), H = i64(info, 8), W = i64(info, 9), OH = i64(info, 10), OW = i64(info, 11);
   auto run = [&](auto tag) -> Napi::Value {
     using T = decltype(tag);
-    const T* x = elements<T>(info[1], i64(info, 2), P * H * W);
-    T* y = elements<T>(info[3], i64(info, 4), P * OH * OW);
-    int64_t* ind = elements<int64_t>(info[5], i64(info, 6), P * OH * OW);
+    const T* x = elements<T>(info[1], i64(info, 2), P * H * W, "pooling");
+    T* y = elements<T>(info[3], i64(info, 4), P * OH * OW, "pooling");
+    int64_t* ind = elements<int64_t>(info[5], i64(info, 6), P * OH * OW, "pooling");
     if (x == nullptr || y == nullptr || ind == nullptr) return env.Undefined();
     parallel_for(0, P, at_least_1(GRAIN_SIZE / at_least_1(H * W)), [&](int64_t b, int64_t e) {
       for (int64_t p = b; p < e; ++p) adaptive_max_pool2d_plane(x + p * H * W, y + p * OH * OW, ind + p * OH * OW, H, W, OH, OW);

@@ -65,6 +65,23 @@ inline Napi::Value fail(const Napi::CallbackInfo& info, const std::string& what)
   return info.Env().Undefined();
 }
 
+// Element `off` of the typed array v of T, whose n elements from there lie inside it; else null, with a
+// TypeError (not a typed array) or RangeError (another element size, or past its end) naming `op` thrown
+template <typename T>
+T* elements(const Napi::Value& v, int64_t off, int64_t n, const char* op) {
+  Napi::Env env = v.Env();
+  if (!v.IsTypedArray()) {
+    Napi::TypeError::New(env, std::string("glasstorch native ") + op + ": operands must be typed arrays").ThrowAsJavaScriptException();
+    return nullptr;
+  }
+  Napi::TypedArray t = v.As<Napi::TypedArray>();
+  if (t.ElementSize() != sizeof(T) || off < 0 || off + n > static_cast<int64_t>(t.ElementLength())) {
+    Napi::RangeError::New(env, std::string("glasstorch native ") + op + ": an operand reaches past its array").ThrowAsJavaScriptException();
+    return nullptr;
+  }
+  return reinterpret_cast<T*>(static_cast<char*>(t.ArrayBuffer().Data()) + t.ByteOffset()) + off;
+}
+
 // grain sizes: at least one element per task
 inline int64_t at_least_1(int64_t v) { return v < 1 ? 1 : v; }
 
