@@ -37,6 +37,8 @@ export interface AdvancedIndex {
   dimsAfter: number;
   /** the index tensors, broadcast to indexShape and reshaped like reshape_indexer (for output layout) */
   indexers: Tensor[];
+  /** what make_info made (views, a mask's nonzero indices): end_index disposes them */
+  temporaries: Tensor[];
 }
 
 /** checkIndexTensorTypes (IndexingUtils.h) */
@@ -115,7 +117,19 @@ export function make_info(selfIn: Tensor, orig: readonly OptTensor[]): AdvancedI
   while (indices.length < selfIn.dim()) indices.push(null);
   let self = selfIn;
   if (!hasContiguousSubspace(indices)) [self, indices] = transposeToFront(self, indices);
-  return advancedIndex(self, indices, indexShape);
+  const info = advancedIndex(self, indices, indexShape);
+  const given = new Set<OptTensor>([selfIn, ...orig]);
+  info.temporaries = [...new Set([info.self, info.src, ...indices, ...info.indexers])].filter((t): t is Tensor => !!t && !given.has(t));
+  return info;
+}
+
+/**
+ * The end of an indexing op: make_info's temporaries are disposed, as PyTorch's die when the op returns
+ * (c10/Dispose.ts), so they keep no share of self's or the indices' blocks, and a mask's nonzero
+ * indices are freed at once.
+ */
+export function end_index(info: AdvancedIndex): void {
+  for (const t of info.temporaries) t.dispose();
 }
 
 function advancedIndex(self: Tensor, indices: readonly OptTensor[], indexShape: number[]): AdvancedIndex {
@@ -147,7 +161,7 @@ function advancedIndex(self: Tensor, indices: readonly OptTensor[], indexShape: 
   // the index values are read only when a kernel runs (meta tensors hold none)
   let values: Float64Array[] | null = null;
   return {
-    self, src, indexShape, indexedSizes, indexedStrides, dimsBefore, dimsAfter, indexers,
+    self, src, indexShape, indexedSizes, indexedStrides, dimsBefore, dimsAfter, indexers, temporaries: [],
     get indexValues() {
       return (values ??= defined.map(indexValues));
     },

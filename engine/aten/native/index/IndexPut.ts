@@ -14,7 +14,7 @@ import { clone_default } from "../../../generated/clone.js";
 import { masked_fill__Scalar } from "../../../generated/masked_fill.js";
 import { unsqueeze_default } from "../../../generated/unsqueeze.js";
 import { item_default } from "../../../generated/item.js";
-import { make_info, type AdvancedIndex, type OptTensor } from "./AdvancedIndex.js";
+import { make_info, end_index, type AdvancedIndex, type OptTensor } from "./AdvancedIndex.js";
 import { forEachIndexed } from "./IndexTensor.js";
 import { arith, assert_no_overlap, elements, hasData, isMask, list, offsetAt, restride } from "./common.js";
 
@@ -95,12 +95,16 @@ export function _index_put_impl_(self: Tensor, indices: readonly OptTensor[], va
       `Index put requires the source and destination dtypes match, got ${scalarTypeName(info.src.dtype.scalarType)} for the destination and ${scalarTypeName(value.dtype.scalarType)} for the source.`,
     );
   }
-  if (!hasData(self) || info.src.numel() === 0) return self;
+  if (!hasData(self) || info.src.numel() === 0) {
+    end_index(info);
+    return self;
+  }
   // the value broadcast over the indexing result (stride 0 on its broadcast dims)
   const vs = value._impl.sizes(), vst = value._impl.strides();
   const off = shape.length - vs.length;
   const bValue = restride(value, shape, shape.map((s, i) => (i < off || vs[i - off] !== s ? 0 : vst[i - off])));
   index_put_stub.call(self.device.type, info, bValue, accumulate);
+  end_index(info);
   return self;
 }
 

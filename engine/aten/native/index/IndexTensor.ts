@@ -11,7 +11,7 @@ import { DispatchStub } from "../DispatchStub.js";
 import { iterator_output_strides } from "../OutputLayout.js";
 import { assert_no_internal_overlap } from "../MemoryOverlap.js";
 import type { StructuredMode } from "../BinaryOps.js";
-import { make_info, indexedOffset, type AdvancedIndex, type OptTensor } from "./AdvancedIndex.js";
+import { make_info, end_index, indexedOffset, type AdvancedIndex, type OptTensor } from "./AdvancedIndex.js";
 import { assert_no_overlap, forEachIndex, hasData, offsetAt, rawView } from "./common.js";
 
 const REF = "aten/src/ATen/native/cpu/IndexKernel.cpp";
@@ -64,5 +64,6 @@ export function index_out(self: Tensor, indices: readonly OptTensor[], out: Tens
     result = wrap(empty_strided_impl(shape, strides, self.dtype, self.device, true));
   }
   if (hasData(result) && result.numel() > 0) index_stub.call(result.device.type, result, info);
+  end_index(info);
   return result;
 }

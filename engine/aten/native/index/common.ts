@@ -2,6 +2,7 @@
 // kept as bigint so large values stay exact), walking a tensor's multi-indices, and the small
 // checks PyTorch repeats across TensorAdvancedIndexing.cpp (ensure_nonempty_dim, sizes printed as [2, 3]).
 
+import { borrow } from "../../../c10/Dispose.js";
 import { forEachIndex } from "../../../c10/ElementAccess.js";
 export { forEachIndex };
 import { ScalarType, type dtype } from "../../../c10/ScalarType.js";
@@ -79,10 +80,16 @@ export function offsetAt(t: Tensor, idx: readonly number[]): number {
   return o;
 }
 
-/** A window onto t's storage built directly (no dispatcher call), as PyTorch's kernels restride operands. */
+/**
+ * A window onto t's storage built directly (no dispatcher call), as PyTorch's kernels restride operands.
+ * It is the kernel's temporary: it owns no share of the storage (c10/Dispose.ts), so it never keeps
+ * t.dispose() from freeing the block, as a raw pointer would not. Never hand one back to the caller.
+ */
 export function restride(t: Tensor, sizes: readonly number[], strides: readonly number[], offset = t._impl.storage_offset()): Tensor {
   const impl = t._impl;
-  return new Tensor(new TensorImpl(impl.storage, impl.dtype, [...sizes], [...strides], offset, impl.version_counter));
+  const window = new TensorImpl(impl.storage, impl.dtype, [...sizes], [...strides], offset, impl.version_counter);
+  borrow(window);
+  return new Tensor(window);
 }
 
 /** ensure_nonempty_dim / ensure_nonempty_size (TensorAdvancedIndexing.h): a 0-dim tensor counts as 1-dim of size 1. */

@@ -18,6 +18,7 @@ import { narrow_default } from "../../../generated/narrow.js";
 import { copy_stub } from "../shape/CopyKernel.js";
 import { assert_no_internal_overlap } from "../shape/MemoryLayout.js";
 import { resize_output } from "../Resize.js";
+import { borrow } from "../../../c10/Dispose.js";
 import { assert_no_overlap, hasData, rawWindow, sameList, type StructuredMode } from "./common.js";
 
 const GRAIN_SIZE = 32768; // at::internal::GRAIN_SIZE
@@ -102,7 +103,12 @@ export function cat_out_cpu(tensors: readonly Tensor[], dimArg: number, out: Ten
   }
   // ---- impl ----
   if (result.numel() === 0 || !hasData(result)) return result;
-  const copy = (dst: Tensor, src: Tensor) => copy_stub.call(dst.device.type, dst._impl, src._impl);
+  // each window of the result is a temporary that owns no share of its block (c10/Dispose.ts), so the
+  // result alone owns it and result.dispose() frees it at once, as PyTorch's slices die with the op
+  const copy = (dst: Tensor, src: Tensor) => {
+    borrow(dst._impl);
+    copy_stub.call(dst.device.type, dst._impl, src._impl);
+  };
   const dtypeOfValid = tensors[valid].dtype.scalarType;
   // the serial kernel (cat_serial_stub): one thread, everything contiguous, one floating dtype
   if (allContiguous && allSameDtype && isFloatingType(dtypeOfValid) && result.numel() < GRAIN_SIZE) {
@@ -125,6 +131,7 @@ export function cat_out_cpu(tensors: readonly Tensor[], dimArg: number, out: Ten
       copy(rawWindow(slice, slice._impl.sizes(), slice._impl.strides(), slice.storage_offset() + offset * result.stride(dim)), t);
       offset += n;
     }
+    borrow(slice._impl);
     return result;
   }
   for (const t of tensors) {

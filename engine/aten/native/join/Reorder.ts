@@ -3,6 +3,7 @@
 // reversed; roll along one dim is cat(narrow(start..), narrow(..start)), several dims roll one at a
 // time, and no dim rolls the flattened tensor.
 
+import { borrow, hand_to_view } from "../../../c10/Dispose.js";
 import { forEachIndex } from "../../../c10/ElementAccess.js";
 export { forEachIndex };
 import { RuntimeError } from "../../../c10/Errors.js";
@@ -76,13 +77,21 @@ function roll_common(self: Tensor, shifts: readonly number[], dims: readonly num
     // Tensor::contiguous() dispatches only when a copy is needed
     const c = self.is_contiguous() ? self : (contiguous_default.call(self, null) as Tensor);
     const flattened = view_default.call(c, [self.numel()]) as Tensor;
-    return view_default.call(roll_default.call(flattened, [shifts[0]], [0]), [...self._impl.sizes()]) as Tensor;
+    const rolled = roll_default.call(flattened, [shifts[0]], [0]) as Tensor;
+    const result = view_default.call(rolled, [...self._impl.sizes()]) as Tensor;
+    // the temporaries die here, as PyTorch's: result alone owns its block (c10/Dispose.ts)
+    borrow(flattened._impl);
+    if (c !== self) c.dispose();
+    hand_to_view(rolled._impl, result._impl);
+    return result;
   }
   if (shifts.length !== dims.length) {
     throw new RuntimeError(`shifts and dimensions must align. shifts: ${shifts.length}, dims:${self.is_meta ? " " : ""}${dims.length}`);
   }
   const firstDimRolled = roll_default.call(self, [shifts[0]], [dims[0]]) as Tensor;
-  return roll_default.call(firstDimRolled, shifts.slice(1), dims.slice(1)) as Tensor;
+  const result = roll_default.call(firstDimRolled, shifts.slice(1), dims.slice(1)) as Tensor;
+  if (firstDimRolled !== result) firstDimRolled.dispose();
+  return result;
 }
 
 export function roll_cpu(self: Tensor, shiftsArg: number | readonly number[], dimsArg: number | readonly number[]): Tensor {
@@ -97,7 +106,10 @@ export function roll_cpu(self: Tensor, shiftsArg: number | readonly number[], di
   if (start < 0) start += size;
   const t0 = narrow_default.call(self, dim, start, size - start) as Tensor;
   const t1 = narrow_default.call(self, dim, 0, start) as Tensor;
-  return cat_default.call([t0, t1], dim) as Tensor;
+  const result = cat_default.call([t0, t1], dim) as Tensor;
+  borrow(t0._impl);
+  borrow(t1._impl);
+  return result;
 }
 
 export function roll_meta(self: Tensor, shifts: number | readonly number[], dims: number | readonly number[]): Tensor {

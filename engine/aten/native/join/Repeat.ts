@@ -12,6 +12,7 @@ import { alias_default } from "../../../generated/alias.js";
 import { unfold_default } from "../../../generated/unfold.js";
 import { copy__default } from "../../../generated/copy.js";
 import { repeat_default } from "../../../generated/repeat.js";
+import { borrow } from "../../../c10/Dispose.js";
 
 export function repeat(self: Tensor, repeats: readonly number[]): Tensor {
   if (repeats.length < self.dim()) {
@@ -25,13 +26,21 @@ export function repeat(self: Tensor, repeats: readonly number[]): Tensor {
   });
   const xtensor = expand_default.call(self, paddedSize, false) as Tensor;
   const result = empty_memory_format.call(targetSize, self.dtype, null, self.device, null, null) as Tensor;
-  if (zeroTensor) return result;
-  let urtensor = alias_default.call(result) as Tensor;
+  if (zeroTensor) {
+    borrow(xtensor._impl);
+    return result;
+  }
+  // the views made here (of self and of the result) are temporaries: they give up their shares
+  // (c10/Dispose.ts), so result.dispose() frees the block, as PyTorch's die with the op
+  const views = [xtensor, alias_default.call(result) as Tensor];
   for (let i = 0; i < xtensor.dim(); i++) {
     // can't unfold with step 0, so make sure step is at least 1
-    urtensor = unfold_default.call(urtensor, i, xtensor.size(i), Math.max(xtensor.size(i), 1)) as Tensor;
+    views.push(unfold_default.call(views[views.length - 1], i, xtensor.size(i), Math.max(xtensor.size(i), 1)) as Tensor);
   }
-  copy__default.call(urtensor, expand_as_default.call(xtensor, urtensor), false);
+  const urtensor = views[views.length - 1];
+  views.push(expand_as_default.call(xtensor, urtensor) as Tensor);
+  copy__default.call(urtensor, views[views.length - 1], false);
+  for (const v of views) borrow(v._impl);
   return result;
 }
 

@@ -14,6 +14,7 @@ import { atleast_2d_Sequence } from "../../../generated/atleast_2d.js";
 import { atleast_3d_Sequence } from "../../../generated/atleast_3d.js";
 import { resize_output } from "../Resize.js";
 import { list, sameList } from "./common.js";
+import { borrow, hand_to_view } from "../../../c10/Dispose.js";
 
 function check_stack_inputs(tensors: readonly Tensor[]): void {
   const entry = tensors[0]._impl.sizes();
@@ -35,9 +36,14 @@ export function stack(tensors: readonly Tensor[], dim: number): Tensor {
     const resultSizes = [...tensors[0]._impl.sizes()];
     resultSizes.splice(wrapped, 0, tensors.length);
     const out = cat_default.call(tensors, wrapped) as Tensor;
-    return view_default.call(out, resultSizes) as Tensor; // one can always split a dimension with view
+    const result = view_default.call(out, resultSizes) as Tensor; // one can always split a dimension with view
+    hand_to_view(out._impl, result._impl);
+    return result;
   }
-  return cat_default.call(get_stack_inputs(tensors, dim), dim) as Tensor;
+  const inputs = get_stack_inputs(tensors, dim);
+  const result = cat_default.call(inputs, dim) as Tensor;
+  for (const t of inputs) borrow(t._impl); // the unsqueezed views die here, as PyTorch's temporaries
+  return result;
 }
 
 export function stack_out(tensors: readonly Tensor[], dimArg: number, result: Tensor): Tensor {
@@ -54,10 +60,13 @@ export function stack_out(tensors: readonly Tensor[], dimArg: number, result: Te
     if (result.is_contiguous()) {
       const resultView = view_default.call(result, catSizes) as Tensor;
       cat_out.call(tensors, dim, resultView);
+      borrow(resultView._impl);
       return result;
     }
   }
-  cat_out.call(get_stack_inputs(tensors, dim), dim, result);
+  const inputs = get_stack_inputs(tensors, dim);
+  cat_out.call(inputs, dim, result);
+  for (const t of inputs) borrow(t._impl);
   return result;
 }
 

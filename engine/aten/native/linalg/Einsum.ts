@@ -4,6 +4,7 @@
 // "output dims, then contracted dims". Operands are then contracted left to right in pairs by
 // sumproduct_pair, which permutes and reshapes both into a bmm.
 
+import { end_composite } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
 import type { Tensor } from "../../core/Tensor.js";
@@ -24,6 +25,8 @@ import { unsqueeze_default } from "../../../generated/unsqueeze.js";
 export function sumproduct_pair(left_: Tensor, right_: Tensor, sumDims: readonly number[], keepdim: boolean): Tensor {
   if (left_.dim() !== right_.dim()) throw new RuntimeError("number of dimensions must match");
   if (sumDims.length === 0) return mul_Tensor.call(left_, right_) as Tensor;
+  const made: Tensor[] = []; // the temporaries, which die with the op (end_composite)
+  const step = (t: unknown): Tensor => (made.push(t as Tensor), t as Tensor);
   const dim = left_.dim();
   const isSum = new Array<boolean>(dim).fill(false);
   for (const d of sumDims) isSum[maybe_wrap_dim(d, dim)] = true;
@@ -36,8 +39,8 @@ export function sumproduct_pair(left_: Tensor, right_: Tensor, sumDims: readonly
       if (sl && sr) {
         if (left.size(i) !== right.size(i)) throw new RuntimeError("non-broadcast dimensions must match");
         sumSize *= left.size(i);
-      } else if (sl) left = sum_dim_IntList.call(left, [i], true, null) as Tensor; // in one input only: sum right away
-      else if (sr) right = sum_dim_IntList.call(right, [i], true, null) as Tensor;
+      } else if (sl) left = step(sum_dim_IntList.call(left, [i], true, null)); // in one input only: sum right away
+      else if (sr) right = step(sum_dim_IntList.call(right, [i], true, null));
     } else if (sl && sr) {
       if (left.size(i) !== right.size(i)) throw new RuntimeError("non-broadcast dimensions must match");
       lro.push(i);
@@ -55,15 +58,16 @@ export function sumproduct_pair(left_: Tensor, right_: Tensor, sumDims: readonly
   const rpermutation = [...lro, ...sumDims, ...ro, ...lo];
   const opermutation = new Array<number>(lro.length + lo.length + sumDims.length + ro.length).fill(-1);
   [...lro, ...lo, ...sumDims, ...ro].forEach((d, i) => (opermutation[d] = i));
-  left = reshape_default.call(permute_default.call(left, lpermutation), [lroSize, loSize, sumSize]) as Tensor;
-  right = reshape_default.call(permute_default.call(right, rpermutation), [lroSize, sumSize, roSize]) as Tensor;
-  let result = bmm_default.call(left, right) as Tensor;
-  result = permute_default.call(view_default.call(result, outSize), opermutation) as Tensor;
+  left = step(reshape_default.call(step(permute_default.call(left, lpermutation)), [lroSize, loSize, sumSize]));
+  right = step(reshape_default.call(step(permute_default.call(right, rpermutation)), [lroSize, sumSize, roSize]));
+  let result = step(bmm_default.call(left, right));
+  result = permute_default.call(step(view_default.call(result, outSize)), opermutation) as Tensor;
   if (!keepdim) {
     const sizes = [...result._impl.sizes()];
     for (let i = dim - 1; i >= 0; i--) if (isSum[i]) sizes.splice(i, 1);
-    result = view_default.call(result, sizes) as Tensor;
+    result = view_default.call(step(result), sizes) as Tensor;
   }
+  end_composite(made, [result], [left_, right_]);
   return result;
 }
 
@@ -173,6 +177,8 @@ export function einsum(equation: string, operands: readonly Tensor[], path: read
   const ellSizes = new Array<number>(ellNumDim).fill(1);
   const dimCounts = new Array<number>(permIndex).fill(0);
   const ops: Tensor[] = [];
+  const made: Tensor[] = []; // the temporaries, which die with the op (end_composite)
+  const step = (t: unknown): Tensor => (made.push(t as Tensor), t as Tensor);
   operands.forEach((operand, i) => {
     let op = operand;
     const permutation = new Array<number>(permIndex).fill(-1);
@@ -211,16 +217,16 @@ export function einsum(equation: string, operands: readonly Tensor[], path: read
             `einsum(): subscript ${subscriptToLabel(s)} is repeated for operand ${i} but the sizes don't match, ${op.size(dim)} != ${op.size(prevDim)}`,
           );
         }
-        op = movedim_int.call(diagonal_default.call(op, 0, prevDim, dim), -1, prevDim) as Tensor;
+        op = step(movedim_int.call(step(diagonal_default.call(op, 0, prevDim, dim)), -1, prevDim));
       }
     }
     for (let p = 0; p < permutation.length; p++) {
       if (permutation[p] === -1) {
-        op = unsqueeze_default.call(op, dim) as Tensor;
+        op = step(unsqueeze_default.call(op, dim));
         permutation[p] = dim++;
       }
     }
-    ops.push(permute_default.call(op, permutation) as Tensor);
+    ops.push(step(permute_default.call(op, permutation)));
   });
 
   // ---- contract pairs ----
@@ -255,11 +261,12 @@ export function einsum(equation: string, operands: readonly Tensor[], path: read
         }
       }
     }
-    if (aDimsToSum.length) a = sum_dim_IntList.call(a, aDimsToSum, true, null) as Tensor;
-    if (bDimsToSum.length) b = sum_dim_IntList.call(b, bDimsToSum, true, null) as Tensor;
-    if (path !== null) ops.push(sumproduct_pair(a, b, sumDims, true));
-    else ops.unshift(sumproduct_pair(a, b, sumDims, true));
+    if (aDimsToSum.length) a = step(sum_dim_IntList.call(a, aDimsToSum, true, null));
+    if (bDimsToSum.length) b = step(sum_dim_IntList.call(b, bDimsToSum, true, null));
+    if (path !== null) ops.push(step(sumproduct_pair(a, b, sumDims, true)));
+    else ops.unshift(step(sumproduct_pair(a, b, sumDims, true)));
   }
+  const done = (result: Tensor): Tensor => (end_composite(made, [result], operands), result);
 
   // ---- sum out the contracted dims ----
   if (permIndex - outSize > 0) {
@@ -267,10 +274,10 @@ export function einsum(equation: string, operands: readonly Tensor[], path: read
       // every contracted dim is 1 by now: a view drops them
       const sizes = [...ops[0]._impl.sizes()];
       sizes.splice(outSize, permIndex - outSize);
-      return view_default.call(ops[0], sizes) as Tensor;
+      return done(view_default.call(ops[0], sizes) as Tensor);
     }
     const dims = Array.from({ length: permIndex - outSize }, (_, k) => outSize + k);
-    return sum_dim_IntList.call(ops[0], dims, false, null) as Tensor;
+    return done(sum_dim_IntList.call(ops[0], dims, false, null) as Tensor);
   }
-  return ops[0];
+  return done(ops[0]);
 }

@@ -4,6 +4,7 @@
 // and calls bmm. Every step is a dispatched call, so the trace shows the same aten ops as PyTorch's.
 // Also outer / ger (reshape * vec), kron (_unsafe_view + mul) and tensordot (permute + reshape + mm).
 
+import { end_composite } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
 import { infer_size } from "../../ExpandUtils.js";
@@ -176,10 +177,12 @@ export function tensordot(input1: Tensor, input2: Tensor, dims1: readonly number
   if (dims1.length !== dims2.length) throw new RuntimeError("both dimension lists should have same length");
   let csize = 1; // total size of the contracted dims
   let t1 = input1, t2 = input2;
+  const made: Tensor[] = []; // the temporaries, which die with the op (end_composite)
+  const step = (t: Tensor): Tensor => (made.push(t), t);
   for (let i = 0; i < dims1.length; i++) {
     const s1 = input1.size(dims1[i]), s2 = input2.size(dims2[i]);
-    if (s2 === 1) t1 = sum_dim_IntList.call(t1, [dims1[i]], true, null) as Tensor; // broadcast dims are summed right away
-    else if (s1 === 1) t2 = sum_dim_IntList.call(t2, [dims2[i]], true, null) as Tensor;
+    if (s2 === 1) t1 = step(sum_dim_IntList.call(t1, [dims1[i]], true, null) as Tensor); // broadcast dims are summed right away
+    else if (s1 === 1) t2 = step(sum_dim_IntList.call(t2, [dims2[i]], true, null) as Tensor);
     else {
       if (s1 !== s2) {
         throw new RuntimeError(`contracted dimensions need to match, but first has size ${s1} in dim ${dims1[i]} and second has size ${s2} in dim ${dims2[i]}`);
@@ -206,9 +209,11 @@ export function tensordot(input1: Tensor, input2: Tensor, dims1: readonly number
       rsizes.push(t2.size(i));
     }
   }
-  t1 = reshape_default.call(permute_default.call(t1, p1), [size1, csize]) as Tensor;
-  t2 = reshape_default.call(permute_default.call(t2, p2), [csize, size2]) as Tensor;
-  return reshape_default.call(mm_default.call(t1, t2), rsizes) as Tensor;
+  t1 = step(reshape_default.call(step(permute_default.call(t1, p1) as Tensor), [size1, csize]) as Tensor);
+  t2 = step(reshape_default.call(step(permute_default.call(t2, p2) as Tensor), [csize, size2]) as Tensor);
+  const result = reshape_default.call(step(mm_default.call(t1, t2) as Tensor), rsizes) as Tensor;
+  end_composite(made, [result], [input1, input2]);
+  return result;
 }
 
 /** dim_list_to_bitset (WrapDimUtilsMulti.h). */
@@ -229,5 +234,6 @@ export function tensordot_out(input1: Tensor, input2: Tensor, dims1: readonly nu
   }
   resize_output(result, sizesOf(tmp));
   copy__default.call(result, tmp, false);
+  tmp.dispose();
   return result;
 }

@@ -1,16 +1,11 @@
 // Views built directly on a tensor's storage (no dispatcher call), for kernel-internal steps where
 // PyTorch's LAPACK kernels work on raw pointers: A^T for a column-major read, a vector as an n x 1
-// matrix, a broadcast batch.
+// matrix, a broadcast batch. Each is a kernel's temporary that owns no share of the storage (restride).
 
-import { TensorImpl } from "../../../c10/TensorImpl.js";
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
-import { Tensor } from "../../core/Tensor.js";
+import type { Tensor } from "../../core/Tensor.js";
 import { inferExpandGeometry } from "../shape/Expand.js";
-
-function restride(t: Tensor, sizes: readonly number[], strides: readonly number[]): Tensor {
-  const impl = t._impl;
-  return new Tensor(new TensorImpl(impl.storage, impl.dtype, [...sizes], [...strides], impl.storage_offset(), impl.version_counter));
-}
+import { restride } from "../index/common.js";
 
 /** t.mT: the last two dims swapped. */
 export function rawTranspose(t: Tensor): Tensor {

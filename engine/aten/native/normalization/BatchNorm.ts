@@ -8,6 +8,7 @@
 // (1, N*C, ...), with the affine parameters and running stats repeated N times (and the running stats
 // averaged back over the batch afterwards).
 
+import { end_composite } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { ScalarType, uint8, float32, float64, isFloatingType, scalarTypeName, type dtype } from "../../../c10/ScalarType.js";
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
@@ -170,11 +171,22 @@ export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor
   const bias_ = repeatIfDefined(bias, bs);
   const rm_ = repeatIfDefined(runningMean, bs);
   const rv_ = repeatIfDefined(runningVar, bs);
-  const reshaped = view_default.call(contig(input), shape) as Tensor;
+  const contiguous = contig(input);
+  const reshaped = view_default.call(contiguous, shape) as Tensor;
   const out = batch_norm_default.call(reshaped, weight_, bias_, rm_, rv_, useInputStats, momentum, eps, cudnnEnabled) as Tensor;
+  const made: (Tensor | null)[] = [weight_, bias_, rm_, rv_, contiguous, reshaped, out]; // the temporaries (end_composite)
   // running_mean and running_var are const arguments whose data is updated: through an alias
-  if (runningMean !== null) copy__default.call(alias_default.call(runningMean), mean_dim.call(view_default.call(rm_, [bs, c]), [0], false, null), false);
-  if (runningVar !== null) copy__default.call(alias_default.call(runningVar), mean_dim.call(view_default.call(rv_, [bs, c]), [0], false, null), false);
-  return view_default.call(out, [...input.shape]) as Tensor;
+  const updateRunning = (running: Tensor, repeated: Tensor) => {
+    const alias = alias_default.call(running) as Tensor;
+    const perChannel = view_default.call(repeated, [bs, c]) as Tensor;
+    const mean = mean_dim.call(perChannel, [0], false, null) as Tensor;
+    copy__default.call(alias, mean, false);
+    made.push(alias, perChannel, mean);
+  };
+  if (runningMean !== null) updateRunning(runningMean, rm_!);
+  if (runningVar !== null) updateRunning(runningVar, rv_!);
+  const result = view_default.call(out, [...input.shape]) as Tensor;
+  end_composite(made, [result], [input]);
+  return result;
 }
 

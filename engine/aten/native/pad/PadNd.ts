@@ -6,6 +6,7 @@
 
 import { RuntimeError, NotImplementedError } from "../../../c10/Errors.js";
 import type { Tensor } from "../../core/Tensor.js";
+import { borrow } from "../../../c10/Dispose.js";
 import { narrow_default } from "../../../generated/narrow.js";
 import { clone_default } from "../../../generated/clone.js";
 import { empty_memory_format } from "../../../generated/empty.js";
@@ -33,17 +34,27 @@ export function constant_pad_nd(self: Tensor, pad: readonly number[], value: num
   if (lInp < lPad) {
     throw new RuntimeError(`Length of pad should be no more than twice the number of dimensions of the input. Pad length is ${pad.length}while the input has ${lInp}dimensions.`);
   }
-  // negative pads crop the input first
+  // negative pads crop the input first; the narrowed views are temporaries that give up their shares
+  // once used (c10/Dispose.ts), so the output alone owns its block, as PyTorch's views die with the op
+  const views: Tensor[] = [];
+  const narrowed = (t: Tensor, dim: number, start: number, length: number): Tensor => {
+    views.push(narrow(t, dim, start, length));
+    return views[views.length - 1];
+  };
+  const done = (result: Tensor): Tensor => {
+    for (const v of views) borrow(v._impl);
+    return result;
+  };
   let allNonPositive = true;
   let cInput = self;
   for (let i = lDiff; i < lInp; i++) {
     const p = 2 * (lInp - i - 1);
-    if (pad[p] < 0) cInput = narrow(cInput, i, -pad[p], cInput.shape[i] + pad[p]);
+    if (pad[p] < 0) cInput = narrowed(cInput, i, -pad[p], cInput.shape[i] + pad[p]);
     else if (pad[p] !== 0) allNonPositive = false;
-    if (pad[p + 1] < 0) cInput = narrow(cInput, i, 0, cInput.shape[i] + pad[p + 1]);
+    if (pad[p + 1] < 0) cInput = narrowed(cInput, i, 0, cInput.shape[i] + pad[p + 1]);
     else if (pad[p + 1] !== 0) allNonPositive = false;
   }
-  if (allNonPositive) return clone_default.call(cInput, null) as Tensor;
+  if (allNonPositive) return done(clone_default.call(cInput, null) as Tensor);
   const newShape = sizes.slice(0, lDiff);
   for (let i = 0; i < lPad; i++) {
     const p = pad.length - (i + 1) * 2;
@@ -58,11 +69,11 @@ export function constant_pad_nd(self: Tensor, pad: readonly number[], value: num
   let cOutput = output;
   for (let i = lDiff; i < lInp; i++) {
     const p = 2 * (lInp - i - 1);
-    if (pad[p] > 0) cOutput = narrow(cOutput, i, pad[p], cOutput.shape[i] - pad[p]);
-    if (pad[p + 1] > 0) cOutput = narrow(cOutput, i, 0, cOutput.shape[i] - pad[p + 1]);
+    if (pad[p] > 0) cOutput = narrowed(cOutput, i, pad[p], cOutput.shape[i] - pad[p]);
+    if (pad[p + 1] > 0) cOutput = narrowed(cOutput, i, 0, cOutput.shape[i] - pad[p + 1]);
   }
   copy__default.call(cOutput, cInput, false);
-  return output;
+  return done(output);
 }
 
 /** _pad_circular (CompositeImplicitAutograd): the input copied into the middle, then each side filled from the other end. */
@@ -78,7 +89,12 @@ export function _pad_circular(self: Tensor, padding: readonly number[]): Tensor 
     if (!(padL <= size && padR <= size)) throw new RuntimeError("Padding value causes wrapping around more than once.");
     if (!(outShape[2 + i] >= 0)) throw new RuntimeError("Negative padding value is resulting in an empty dimension");
   }
-  const slice = (t: Tensor, dim: number, start: number, end: number): Tensor => slice_Tensor.call(t, dim, start, end, 1) as Tensor;
+  // the slices are temporaries that give up their shares at the end (c10/Dispose.ts): out alone owns its block
+  const views: Tensor[] = [];
+  const slice = (t: Tensor, dim: number, start: number, end: number): Tensor => {
+    views.push(slice_Tensor.call(t, dim, start, end, 1) as Tensor);
+    return views[views.length - 1];
+  };
   const out = empty_memory_format.call(outShape, self.dtype, null, self.device, null, null) as Tensor; // self.new_empty
   let outSlice = out, inSlice = self;
   for (let i = 0; i < ndim; i++) {
@@ -98,6 +114,7 @@ export function _pad_circular(self: Tensor, padding: readonly number[]): Tensor 
       copy__default.call(slice(out, dim, outShape[dim] - padR, outShape[dim]), slice(out, dim, Math.max(padL, 0), Math.max(padL, 0) + padR), false);
     }
   }
+  for (const v of views) borrow(v._impl);
   return out;
 }
 

@@ -2,6 +2,7 @@
 // its meta part checks the arguments and sizes the output; the impl runs avg_pool2d_kernel.
 // avg_pool1d unsqueezes to 2-d.
 
+import { borrow, hand_to_view } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
@@ -47,6 +48,11 @@ export function avg_pool1d(self: Tensor, kernelSize: number[], stride: number[],
   check1d("avg_pool1d", "kernel_size", kernelSize);
   check1d("avg_pool1d", "stride", stride);
   check1d("avg_pool1d", "padding", padding);
-  const out = avg_pool2d_default.call(unsqueeze_default.call(self, -2), [1, kernelSize[0]], [1, stride[0]], [0, padding[0]], ceilMode, countIncludePad, null) as Tensor;
-  return squeeze_dim.call(out, -2) as Tensor;
+  const input = unsqueeze_default.call(self, -2) as Tensor;
+  const out = avg_pool2d_default.call(input, [1, kernelSize[0]], [1, stride[0]], [0, padding[0]], ceilMode, countIncludePad, null) as Tensor;
+  const result = squeeze_dim.call(out, -2) as Tensor;
+  // the temporaries give up their shares (c10/Dispose.ts): result alone owns its block
+  borrow(input._impl);
+  hand_to_view(out._impl, result._impl);
+  return result;
 }

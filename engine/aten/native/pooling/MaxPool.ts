@@ -4,6 +4,7 @@
 // max_pool1d_with_indices unsqueezes to 2-d; max_pool1d runs its own indexless kernel on CPU when no
 // gradient is needed, otherwise (or on another device, meta included) goes through the indexed op.
 
+import { borrow, hand_to_view } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { int64, ScalarType } from "../../../c10/ScalarType.js";
 import type { Tensor } from "../../core/Tensor.js";
@@ -59,8 +60,14 @@ export function max_pool1d_with_indices(self: Tensor, kernelSize: number[], stri
   check1d("max_pool1d", "stride", stride);
   check1d("max_pool1d", "padding", padding);
   check1d("max_pool1d", "dilation", dilation);
-  const [out, idx] = max_pool2d_with_indices_default.call(unsqueeze_default.call(self, -2), [1, kernelSize[0]], [1, stride[0]], [0, padding[0]], [1, dilation[0]], ceilMode) as Tensor[];
-  return [squeeze_dim.call(out, -2) as Tensor, squeeze_dim.call(idx, -2) as Tensor];
+  const input = unsqueeze_default.call(self, -2) as Tensor;
+  const [out, idx] = max_pool2d_with_indices_default.call(input, [1, kernelSize[0]], [1, stride[0]], [0, padding[0]], [1, dilation[0]], ceilMode) as Tensor[];
+  const result: [Tensor, Tensor] = [squeeze_dim.call(out, -2) as Tensor, squeeze_dim.call(idx, -2) as Tensor];
+  // the temporaries give up their shares (c10/Dispose.ts): the results alone own their blocks
+  borrow(input._impl);
+  hand_to_view(out._impl, result[0]._impl);
+  hand_to_view(idx._impl, result[1]._impl);
+  return result;
 }
 
 export function max_pool1d(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean): Tensor {
@@ -71,7 +78,9 @@ export function max_pool1d(self: Tensor, kernelSize: number[], stride: number[],
   }
   if (self.requires_grad || self.device.type !== "cpu") {
     // needs indices for grad, and with_indices defines the other devices' dispatch
-    return (max_pool1d_with_indices_default.call(self, kernelSize, stride, padding, dilation, ceilMode) as Tensor[])[0];
+    const [out, indices] = max_pool1d_with_indices_default.call(self, kernelSize, stride, padding, dilation, ceilMode) as Tensor[];
+    indices.dispose(); // backward keeps its own share of them, if it saved them
+    return out;
   }
   if (!(self.dim() === 2 || self.dim() === 3)) throw new RuntimeError(`max_pool1d() Expected 2D or 3D input tensor, but got ${sizesStr(self.shape)}`);
   if (kernelSize.length !== 1) throw new RuntimeError(`max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got size ${kernelSize.length}`);

@@ -4,6 +4,7 @@
 // definite index; a NaN makes median return the first NaN. float16 and bool are not supported on CPU in
 // 1.13. median has no Meta kernel in 1.13; nanmedian's (a Python meta function) checks nothing.
 
+import { borrow } from "../../../c10/Dispose.js";
 import { RuntimeError, IndexError } from "../../../c10/Errors.js";
 import { ScalarType, int64 } from "../../../c10/ScalarType.js";
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
@@ -97,6 +98,8 @@ function medianDim(self: Tensor, dim: number, keepdim: boolean, values: Tensor, 
   const inds = kept ? indices : (unsqueeze_default.call(indices, d) as Tensor);
   if (medianUnsupported(st)) throw notImplementedFor("median_out", st);
   if (self.numel() > 0) median_stub.call(self.device.type, vals, inds, input, d, ignoreNan);
+  // the unsqueezed views were the kernel's temporaries: they give up their shares (c10/Dispose.ts)
+  for (const [view, of] of [[input, self], [vals, values], [inds, indices]]) if (view !== of) borrow(view._impl);
   return namedPair(values, indices);
 }
 export const median_out_cpu = (self: Tensor, dim: number, keepdim: boolean, values: Tensor, indices: Tensor): ValuesIndices =>
