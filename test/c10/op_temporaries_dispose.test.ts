@@ -64,6 +64,8 @@ describe("results and inputs are freed by dispose() at once", () => {
     ["max_pool1d with indices", rand(8, 16, 64), (x) => F.max_pool1d(x, 2, null, 0, 1, false, true)],
     ["instance_norm", rand(4, 8, 16, 16), (x) => F.instance_norm(x)],
     ["tensordot", rand2(64, 64), (a, b) => torch.tensordot(a, b, 1)],
+    ["outer", () => [torch.rand(256), torch.rand(256)], (a, b) => torch.outer(a, b)],
+    ["binary_cross_entropy (squeezed views of its operands)", () => [torch.rand(4096).mul(0.9).add(0.05), torch.rand(4096)], (x, y) => F.binary_cross_entropy(x, y, null, null, null, "none")],
     ["einsum (bmm)", rand2(4, 32, 32), (a, b) => torch.einsum("bij,bjk->bik", a, b)],
     ["einsum with a diagonal and a sum", () => [torch.rand(32, 32, 8)], (a) => torch.einsum("iik->k", a)],
   ];

@@ -125,13 +125,18 @@ function check_1d(t: Tensor, arg: string, fn: string): void {
 export function outer(self: Tensor, vec2: Tensor): Tensor {
   check_1d(self, "self", "outer");
   check_1d(vec2, "vec2", "outer");
-  return mul_Tensor.call(reshape_default.call(self, [self.size(0), 1]), vec2) as Tensor;
+  const column = reshape_default.call(self, [self.size(0), 1]) as Tensor;
+  const result = mul_Tensor.call(column, vec2) as Tensor;
+  end_composite([column], [result], [self]);
+  return result;
 }
 
 export function outer_out(self: Tensor, vec2: Tensor, result: Tensor): Tensor {
   check_1d(self, "self", "outer");
   check_1d(vec2, "vec2", "outer");
-  mul_out.call(reshape_default.call(self, [self.size(0), 1]), vec2, result);
+  const column = reshape_default.call(self, [self.size(0), 1]) as Tensor;
+  mul_out.call(column, vec2, result);
+  end_composite([column], [result], [self]);
   return result;
 }
 

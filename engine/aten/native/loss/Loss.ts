@@ -4,6 +4,7 @@
 // binary_cross_entropy_with_logits (CompositeExplicitAutograd, the log-sum-exp form), kl_div,
 // cosine_embedding_loss and margin_ranking_loss (CompositeImplicitAutograd).
 
+import { borrow } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { ScalarType, isIntegralType, scalarTypeName } from "../../../c10/ScalarType.js";
 import { canCast } from "../../../c10/PromoteTypes.js";
@@ -155,6 +156,7 @@ export function binary_cross_entropy_out_cpu(self: Tensor, target: Tensor, weigh
       if (t.dtype !== lossSq.dtype) throw new RuntimeError(`Found dtype ${scalarTypeName(t.dtype.scalarType)} but expected ${scalarTypeName(lossSq.dtype.scalarType)}`);
     }
     if (hasData(iter)) K.binary_cross_entropy_stub.call(iter.output.device.type, iter);
+    for (const view of [lossSq, ...inputs]) borrow(view._impl); // the squeezed views die here (c10/Dispose.ts)
     if (weight !== null) mul__Tensor.call(loss, weight);
     if (reduction !== Reduction.None) {
       const reduced = apply_loss_reduction(loss, reduction);
