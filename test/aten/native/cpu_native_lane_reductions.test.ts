@@ -105,7 +105,6 @@ describe("prod and vector norms over several blocks against PyTorch", () => {
       got.forEach((v, i) => {
         const want = c.values[i] as number;
         const wide = c.wide[i] as number;
-        if (process.env.SHOW_REL) console.log(c.op, c.name, c.dtype, Math.abs(v - want) / Math.abs(want), Math.abs(v - wide) / Math.abs(wide));
         expect(Math.abs(v - want), `${c.op} ${c.name} ${c.dtype} [${i}]: ${v} vs ${want}`).toBeLessThanOrEqual(tol(c.dtype) * Math.abs(want));
         expect(Math.abs(v - wide), `${c.op} ${c.name} ${c.dtype} [${i}]: ${v} vs ${wide} (float64)`).toBeLessThanOrEqual(tolWide(c.dtype) * Math.abs(wide));
       });
