@@ -16,9 +16,6 @@
 //                                                AVX2 build's lanes, base + j*step per lane) then the scalar tail
 //   ops2_triangular(upper, k, meta, out, self)   tril / triu (TriangularOps.cpp apply_triu_tril): the kept
 //                                                columns of each row copied, the others zeroed, every dtype
-//   ops2_norm(ord, inDtype, outDtype, meta, in, out)
-//                                                norm_stub (cpu/ReduceOpsKernel.cpp) for ord 0, 1, 2, +-inf:
-//                                                each group reduced in order in the result type, as the TS kernel
 //
 // meta (where, masked_fill) = [ndim, shape..., then per operand: offset, strides...] in elements of
 // that operand's typed array, as Pointwise.cc takes it. Every function returns false for what it does
@@ -556,119 +553,6 @@ Napi::Value Linspace(const Napi::CallbackInfo& info) {
   return no(env);
 }
 
-// ---- norm_stub (linalg_vector_norm, norm) for ord 0, 1, 2, +-inf ----
-
-// The TS kernel's order and rounding (reduce3/Norms.ts vectorNorm): the groups are the kept dims'
-// elements in row-major order, each reduced sequentially over its elements in row-major order, every
-// step rounded to the result type T (acc_t = scalar_t); a float32 input with a float64 result is
-// widened first. One group runs on one thread, groups are split over the pool.
-template <typename In, typename T>
-void norm_run(double ord, int ndim, const int64_t* sizes, const int64_t* sin, const int64_t* sout, const bool* mask, const In* in, T* out) {
-  int kd[kMaxDims], rd[kMaxDims];
-  int nk = 0, nr = 0;
-  int64_t groups = 1, glen = 1;
-  for (int d = 0; d < ndim; ++d) {
-    if (mask[d]) rd[nr++] = d, glen *= sizes[d];
-    else kd[nk++] = d, groups *= sizes[d];
-  }
-  const int mode = ord == 2 ? 2 : ord == 1 ? 1 : ord == 0 ? 0 : ord > 0 ? 3 : 4;  // 3: inf, 4: -inf
-  parallel_for(0, groups, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, glen)), [&](int64_t b, int64_t e) {
-    for (int64_t g = b; g < e; ++g) {
-      int64_t rem = g, ib = 0, ob = 0;
-      for (int k = nk - 1; k >= 0; --k) {
-        const int d = kd[k];
-        const int64_t c = rem % sizes[d];
-        rem /= sizes[d];
-        ib += c * sin[d];
-        ob += c * sout[d];
-      }
-      T acc = mode == 4 ? T(INFINITY) : T(0);
-      if (glen > 0) {
-        // the innermost reduced dim as a strided run, the others by a counter
-        const int64_t n = nr > 0 ? sizes[rd[nr - 1]] : 1;
-        const int64_t st = nr > 0 ? sin[rd[nr - 1]] : 0;
-        int64_t idx[kMaxDims] = {0};
-        int64_t off = ib;
-        for (;;) {
-          const In* x = in + off;
-          switch (mode) {
-            case 2: for (int64_t j = 0; j < n; ++j) { const T a = std::fabs(static_cast<T>(x[j * st])); const T sq = a * a; acc = acc + sq; } break;
-            case 1: for (int64_t j = 0; j < n; ++j) acc = acc + std::fabs(static_cast<T>(x[j * st])); break;
-            case 0: for (int64_t j = 0; j < n; ++j) acc = acc + (static_cast<T>(x[j * st]) == T(0) ? T(0) : T(1)); break;
-            case 3:
-              for (int64_t j = 0; j < n; ++j) {
-                const T a = std::fabs(static_cast<T>(x[j * st]));
-                acc = (std::isnan(a) || std::isnan(acc)) ? T(NAN) : std::max(acc, a);
-              }
-              break;
-            default:
-              for (int64_t j = 0; j < n; ++j) {
-                const T a = std::fabs(static_cast<T>(x[j * st]));
-                acc = (std::isnan(a) || std::isnan(acc)) ? T(NAN) : std::min(acc, a);
-              }
-              break;
-          }
-          int k = nr - 2;
-          for (; k >= 0; --k) {
-            const int d = rd[k];
-            off += sin[d];
-            if (++idx[k] < sizes[d]) break;
-            off -= sin[d] * sizes[d];
-            idx[k] = 0;
-          }
-          if (k < 0) break;
-        }
-      }
-      out[ob] = mode == 2 ? static_cast<T>(std::sqrt(static_cast<double>(acc))) : acc;
-    }
-  });
-}
-
-// ops2_norm(ord, inDtype, outDtype, meta, input, out) -> bool: ord 0, 1, 2, inf, -inf; float32 -> float32
-// or float64, float64 -> float64. meta = [ndim, sizes..., inOffset, inStrides..., outOffset,
-// outStrides (per input dim, 0 where reduced)..., mask (1 reduced)...].
-Napi::Value Norm(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 6) return no(env);
-  const double ord = info[0].As<Napi::Number>().DoubleValue();
-  const int in_t = info[1].As<Napi::Number>().Int32Value();
-  const int out_t = info[2].As<Napi::Number>().Int32Value();
-  if (!(ord == 0 || ord == 1 || ord == 2 || std::isinf(ord))) return no(env);
-  Typed m, in, out;
-  if (!typed(env, info[3], &m) || m.type != napi_float64_array || !typed(env, info[4], &in) || !typed(env, info[5], &out)) return no(env);
-  const bool f32 = in_t == kFloat && in.type == napi_float32_array, f64 = in_t == kDouble && in.type == napi_float64_array;
-  const bool o32 = out_t == kFloat && out.type == napi_float32_array, o64 = out_t == kDouble && out.type == napi_float64_array;
-  if (!((f32 && (o32 || o64)) || (f64 && o64))) return no(env);
-  const double* q = reinterpret_cast<const double*>(m.data);
-  if (m.length < 1) return no(env);
-  const int ndim = static_cast<int>(q[0]);
-  if (ndim < 0 || ndim > kMaxDims || m.length < 1 + ndim + 2 * (1 + ndim) + ndim) return no(env);
-  int64_t sizes[kMaxDims], sin[kMaxDims], sout[kMaxDims];
-  bool mask[kMaxDims];
-  const int64_t ioff = static_cast<int64_t>(q[1 + ndim]), ooff = static_cast<int64_t>(q[2 + 2 * ndim]);
-  int64_t lo_i = ioff, hi_i = ioff, lo_o = ooff, hi_o = ooff;
-  bool empty = false, out_empty = false;
-  for (int d = 0; d < ndim; ++d) {
-    sizes[d] = static_cast<int64_t>(q[1 + d]);
-    sin[d] = static_cast<int64_t>(q[2 + ndim + d]);
-    sout[d] = static_cast<int64_t>(q[3 + 2 * ndim + d]);
-    mask[d] = q[3 + 3 * ndim + d] != 0;
-    if (sizes[d] < 0) return no(env);
-    empty = empty || sizes[d] == 0;
-    out_empty = out_empty || (sizes[d] == 0 && !mask[d]);
-    if (sizes[d] > 0) {
-      (sin[d] >= 0 ? hi_i : lo_i) += sin[d] * (sizes[d] - 1);
-      if (!mask[d]) (sout[d] >= 0 ? hi_o : lo_o) += sout[d] * (sizes[d] - 1);
-    }
-  }
-  if (out_empty) return yes(env);
-  if ((!empty && (lo_i < 0 || hi_i >= in.length)) || lo_o < 0 || hi_o >= out.length) return no(env);
-  if (f32 && o32) norm_run<float, float>(ord, ndim, sizes, sin, sout, mask, reinterpret_cast<float*>(in.data) + ioff, reinterpret_cast<float*>(out.data) + ooff);
-  else if (f32) norm_run<float, double>(ord, ndim, sizes, sin, sout, mask, reinterpret_cast<float*>(in.data) + ioff, reinterpret_cast<double*>(out.data) + ooff);
-  else norm_run<double, double>(ord, ndim, sizes, sin, sout, mask, reinterpret_cast<double*>(in.data) + ioff, reinterpret_cast<double*>(out.data) + ooff);
-  return yes(env);
-}
-
 // ---- tril / triu ----
 // apply_triu_tril (TriangularOps.cpp): each row i of the last two dims keeps its columns j with
 // j - i <= k (tril) or j - i >= k (triu) and zeroes the others: per row one kept range, copied, and one
@@ -961,7 +845,6 @@ void InitOps2(Napi::Env env, Napi::Object exports) {
   exports.Set("ops2_cum", Napi::Function::New(env, ops2::Cum));
   exports.Set("ops2_arange", Napi::Function::New(env, ops2::Arange));
   exports.Set("ops2_linspace", Napi::Function::New(env, ops2::Linspace));
-  exports.Set("ops2_norm", Napi::Function::New(env, ops2::Norm));
   exports.Set("ops2_triangular", Napi::Function::New(env, ops2::Triangular));
   exports.Set("ops2_take", Napi::Function::New(env, ops2::Take));
   exports.Set("ops2_masked_select", Napi::Function::New(env, ops2::MaskedSelect));

@@ -32,7 +32,7 @@
 namespace glasstorch {
 namespace {
 
-enum Kind : int { kSum = 0, kMean = 1, kVar = 2, kStd = 3, kMax = 4, kMin = 5, kLogSumExp = 6, kProd = 7, kAll = 8, kAny = 9, kCountNonzero = 10 };
+enum Kind : int { kSum = 0, kMean = 1, kVar = 2, kStd = 3, kMax = 4, kMin = 5, kLogSumExp = 6, kProd = 7, kAll = 8, kAny = 9, kCountNonzero = 10, kNorm = 11 };
 constexpr int64_t kBlock = 32768;
 
 struct Dims {
@@ -563,55 +563,105 @@ void maxmin_impl(const Problem& p, bool is_max) {
   });
 }
 
-// ---- prod: the TS kernel's product, in its order (row-major over the reduced dims, from 1) ----
-// A float result multiplies in double and rounds once (the same bits as the TS kernel); an int64 one
-// multiplies in uint64, wrapping as BigInt.asIntN(64, a * v) does at every step. Threads split the
-// outputs only: one output's product is one chain, in order.
+// ---- lane reductions: prod and the vector norms ----
+// One output's reduced elements (row-major over the reduced dims) go in fixed blocks of kBlock, on
+// any thread; within a block, element j into lane j % 64 of 64 accumulators (the unit's table folds a
+// contiguous run with its vectors: 64 independent chains, where one chain waited for each step's
+// latency), the lanes combined pairwise (lane j with lane j + w, w = 32, 16, ..., 1), then the blocks'
+// results combined in block order from the identity. The TS kernels take the same order (reduce/
+// ReduceUtils.ts laneReduce), so native and TS give the same bits on any unit and thread count.
+constexpr int kLanes = 64;
 
-template <typename Acc, typename T>
-inline Acc prod_factor(T v) {
-  if constexpr (std::is_floating_point_v<Acc>) return to_double(v);
-  else return static_cast<uint64_t>(static_cast<int64_t>(v));
+// the pairwise combination; a block of fewer than 64 elements leaves lanes `used` and up at the
+// identity, and combining with the identity changes nothing (x * 1, x + 0 for x >= +0, max(x, 0) for
+// x >= 0, min(x, inf)), so those steps are skipped
+template <typename Acc, typename Combine>
+Acc combine_lanes(Acc* l, int used, Combine combine) {
+  for (int w = kLanes / 2; w >= 1; w /= 2) {
+    for (int j = 0; j < w && j + w < used; ++j) l[j] = combine(l[j], l[j + w]);
+    used = std::min(used, w);
+  }
+  return l[0];
 }
 
-template <typename T, typename O>
-void prod_impl(const Problem& p) {
-  using Acc = std::conditional_t<std::is_floating_point_v<O>, double, uint64_t>;
+// fold(q, n, stride, lane0, lanes): a run into the lanes; finish(outOffset, total) writes an output
+template <typename T, typename Acc, typename Fold, typename Combine, typename Finish>
+void lane_reduce(const Problem& p, Acc identity, Fold fold, Combine combine, Finish finish) {
   const int64_t nout = p.kept.numel, nred = p.red.numel;
-  O* out = reinterpret_cast<O*>(p.out);
-  // One reduced dim: kRows outputs at a time, their chains interleaved (each one its own order: the
-  // same bits), so the multiplier's latency is paid once per kRows factors instead of once per factor.
-  constexpr int kRows = 8;
-  const bool one_dim = p.red.n == 1;
-  parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(1, 4 * nred)), [&](int64_t b, int64_t e) {
-    int64_t o = b;
-    if (one_dim) {
-      const int64_t st = p.red.in_stride[0];
-      for (; o + kRows <= e; o += kRows) {
-        const T* ip[kRows];
-        int64_t oo[kRows];
-        Acc acc[kRows];
-        for (int r = 0; r < kRows; ++r) {
-          int64_t oo2;
-          ip[r] = in_at<T>(p, o + r, &oo[r], &oo2);
-          acc[r] = 1;
-        }
-        for (int64_t j = 0; j < nred; ++j)
-#pragma GCC unroll 8
-          for (int r = 0; r < kRows; ++r) acc[r] *= prod_factor<Acc>(ip[r][j * st]);
-        for (int r = 0; r < kRows; ++r) out[oo[r]] = static_cast<O>(acc[r]);
-      }
-    }
-    for (; o < e; ++o) {
+  if (nout == 0) return;
+  const int64_t nblocks = nred == 0 ? 1 : (nred + kBlock - 1) / kBlock;
+  std::vector<Acc> partial(nblocks > 1 ? size_t(nout * nblocks) : 0);
+  const int64_t work = std::max<int64_t>(1, std::min(nred, kBlock));
+  parallel_for_chunked(0, nout * nblocks, std::max<int64_t>(1, GRAIN_SIZE / work), [&](int64_t b, int64_t e) {
+    Acc lanes[kLanes];
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t o = t / nblocks, blk = t % nblocks;
       int64_t oo, oo2;
       const T* ip = in_at<T>(p, o, &oo, &oo2);
-      Acc acc = 1;
-      for_runs(p.red, ip, 0, nred, [&](const T* q, int64_t n, int64_t st, int64_t) {
-        for (int64_t j = 0; j < n; ++j) acc *= prod_factor<Acc>(q[j * st]);
-      });
-      out[oo] = static_cast<O>(acc);
+      const int64_t b0 = blk * kBlock, b1 = std::min(nred, b0 + kBlock);
+      std::fill(lanes, lanes + kLanes, identity);
+      for_runs(p.red, ip, b0, b1, [&](const T* q, int64_t n, int64_t st, int64_t first) { fold(q, n, st, first - b0, lanes); });
+      const Acc r = combine_lanes(lanes, static_cast<int>(std::min<int64_t>(b1 - b0, kLanes)), combine);
+      if (nblocks == 1) finish(oo, combine(identity, r));
+      else partial[size_t(t)] = r;
     }
   });
+  if (nblocks == 1) return;
+  for (int64_t o = 0; o < nout; ++o) {
+    Acc total = identity;
+    for (int64_t blk = 0; blk < nblocks; ++blk) total = combine(total, partial[size_t(o * nblocks + blk)]);
+    int64_t oo, oo2;
+    in_at<T>(p, o, &oo, &oo2);
+    finish(oo, total);
+  }
+}
+
+// prod: a float result multiplies in double lanes and rounds once; an int64 one multiplies in uint64,
+// wrapping as BigInt.asIntN(64, a * v) does (exact, so any order gives the TS kernel's bits)
+template <typename T, typename O>
+void prod_impl(const Problem& p) {
+  O* out = reinterpret_cast<O*>(p.out);
+  if constexpr (std::is_floating_point_v<O>) {
+    const pw::LaneFold f = pw::table().lane_fold[pw::kLaneProd][code_of<T>()][1];
+    lane_reduce<T, double>(
+        p, 1.0, [&](const T* q, int64_t n, int64_t st, int64_t l0, double* lanes) { f(q, n, st, l0, lanes); },
+        [](double a, double b) { return a * b; }, [&](int64_t oo, double v) { out[oo] = static_cast<O>(v); });
+  } else {
+    lane_reduce<T, uint64_t>(
+        p, uint64_t(1),
+        [](const T* q, int64_t n, int64_t st, int64_t l0, uint64_t* lanes) {
+          for (int64_t j = 0; j < n; ++j) lanes[(l0 + j) & (kLanes - 1)] *= static_cast<uint64_t>(static_cast<int64_t>(q[j * st]));
+        },
+        [](uint64_t a, uint64_t b) { return a * b; }, [&](int64_t oo, uint64_t v) { out[oo] = static_cast<O>(v); });
+  }
+}
+
+// vector norms (norm_stub: linalg.vector_norm, norm) for ord 0, 1, 2, +-inf: accumulated in the result
+// type O (PyTorch's acc_t = scalar_t; a float32 input into a float64 result widened first), in the lane
+// order; ord 2 the square root of the sum of squares. Other ords stay with the TS kernel.
+template <typename T, typename O>
+bool norm_impl(const Problem& p, double ord) {
+  const int op = ord == 2 ? pw::kLaneSquareSum : ord == 1 ? pw::kLaneAbsSum : ord == 0 ? pw::kLaneNonzero
+               : ord == std::numeric_limits<double>::infinity() ? pw::kLaneAbsMax
+               : ord == -std::numeric_limits<double>::infinity() ? pw::kLaneAbsMin : -1;
+  if (op < 0) return false;
+  const pw::LaneFold f = pw::table().lane_fold[op][code_of<T>()][std::is_same_v<O, double> ? 1 : 0];
+  if (f == nullptr) return false;
+  O* out = reinterpret_cast<O*>(p.out);
+  auto fold = [&](const T* q, int64_t n, int64_t st, int64_t l0, O* lanes) { f(q, n, st, l0, lanes); };
+  auto write = [&](int64_t oo, O v) { out[oo] = op == pw::kLaneSquareSum ? static_cast<O>(std::sqrt(static_cast<double>(v))) : v; };
+  if (op == pw::kLaneAbsMax || op == pw::kLaneAbsMin) {
+    const bool is_max = op == pw::kLaneAbsMax;
+    // the better of two, NaN propagating
+    auto pick = [is_max](O a, O b) {
+      const O m = (is_max ? b > a : b < a) ? b : a;
+      return b != b ? b : m;
+    };
+    lane_reduce<T, O>(p, is_max ? O(0) : std::numeric_limits<O>::infinity(), fold, pick, write);
+  } else {
+    lane_reduce<T, O>(p, O(0), fold, [](O a, O b) { return a + b; }, write);
+  }
+  return true;
 }
 
 // float inputs into float32/float64 (an int64 product of floats is the TS kernel's error); integers
@@ -847,6 +897,11 @@ Napi::Value PwReduce(const Napi::CallbackInfo& info) {
       break;
     case kCountNonzero:
       if (out && out_dtype == kLong) ok = by_dtype(in_dtype, [&](auto t) { return count_nonzero_impl<decltype(t)>(p), true; });
+      break;
+    case kNorm:
+      if (out && in_dtype == kFloat && out_dtype == kFloat) ok = norm_impl<float, float>(p, sc[0]);
+      else if (out && in_dtype == kFloat && out_dtype == kDouble) ok = norm_impl<float, double>(p, sc[0]);
+      else if (out && in_dtype == kDouble && out_dtype == kDouble) ok = norm_impl<double, double>(p, sc[0]);
       break;
     case kLogSumExp:
       if (in_dtype == out_dtype && in_dtype == kFloat && out) ok = (logsumexp_impl<float>(p), true);

@@ -66,6 +66,10 @@ using Loop = void (*)(char** data, const int64_t* strides, int64_t n, const doub
 using SumRow = double (*)(const void* a, int64_t n);          // double accumulation, fixed lane order
 using SumCols = void (*)(const void* a, int64_t n, int64_t stride, int64_t m, double* acc);  // acc[j] += a[i*stride + j], j < m
 using ExtremeRow = double (*)(const void* a, int64_t n);  // the min or max (the first NaN, if any)
+// Lane reductions (pointwise_lane_reduce.inc, for Reductions.cc lane_reduce): a[i * stride] (in
+// elements) for i < n folded into 64 lanes of the accumulation type, element i into lane (lane0 + i) % 64
+enum LaneOp : int { kLaneProd, kLaneAbsSum, kLaneSquareSum, kLaneNonzero, kLaneAbsMax, kLaneAbsMin, kNumLaneOps };
+using LaneFold = void (*)(const void* a, int64_t n, int64_t stride, int64_t lane0, void* lanes);
 
 struct Table {
   const char* name;
@@ -79,6 +83,9 @@ struct Table {
   SumCols sum_cols[kNumDTypes];
   SumCols sum_cols_f32_runs;  // float32 columns in float runs before double (sum_f32_runs's columns)
   ExtremeRow extreme[2][kNumDTypes];  // [0]: min, [1]: max
+  // [op][input dtype][lanes: 0 float, 1 double]: prod (every dtype into double lanes), the vector norms
+  // (float32 into float or double lanes, float64 into double); null elsewhere
+  LaneFold lane_fold[kNumLaneOps][kNumDTypes][2];
   int64_t (*find_first[kNumDTypes])(const void* a, int64_t n, double v);  // first a[i] == v (NaN: first NaN), -1 if none
   // logsumexp's sum: acc + exp(a[i * stride] - m) for i < n, each term rounded to the element type,
   // added in order in double (float32 and float64; null for the others)

@@ -312,7 +312,7 @@ describe("arange / linspace: native vs TS (the same per-element formula)", () =>
   });
 });
 
-// ---- norm_stub ----
+// ---- norm_stub (native: Reductions.cc lane_reduce, registered by NativeReductions.ts; more blocks in cpu_native_lane_reductions.test.ts) ----
 
 describe("norm (ord 0, 1, 2, +-inf): native vs TS", () => {
   const ORDS = [2, 1, 0, Infinity, -Infinity];

@@ -1,8 +1,8 @@
 // The native prod, all and any (native/cpu/Reductions.cc prod_impl / allany_impl behind prod_stub,
 // and_stub and or_stub) against the TypeScript kernels (engine/aten/native/reduce/ReduceOps.ts) and
 // PyTorch's fixtures (fixtures/reduce.json, with the native size threshold at 0 so every fixture case
-// takes the native kernel). prod multiplies in the TS kernel's order (row-major over the reduced dims,
-// in double, rounded once; int64 exact and wrapping): the same bits. all/any are exact, NaN nonzero,
+// takes the native kernel). prod multiplies in the TS kernel's order (laneReduce's lanes and blocks over
+// the row-major reduced elements, in double, rounded once; int64 exact and wrapping): the same bits. all/any are exact, NaN nonzero,
 // -0.0 zero; the blocks of one output may go to both threads. Every dtype, strided inputs, several
 // dims, keepdim, out=, 1 and 2 threads.
 import { describe, expect, afterEach } from "vitest";

@@ -94,7 +94,6 @@ export interface NativeAddon {
   ops2_cum(isSum: boolean, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
   ops2_arange(dtype: number, out: ArrayBufferView, offset: number, size: number, start: number, step: number): boolean;
   ops2_linspace(dtype: number, out: ArrayBufferView, offset: number, steps: number, start: number, end: number): boolean;
-  ops2_norm(ord: number, inDtype: number, outDtype: number, meta: Float64Array, input: ArrayBufferView, out: ArrayBufferView): boolean;
   /** tril/triu: meta = [ndim, shape..., out offset, strides..., self offset, strides...]; out may be self. */
   ops2_triangular(upper: boolean, k: number, meta: Float64Array, out: ArrayBufferView, self: ArrayBufferView): boolean;
   /** native/cpu/Sorting.cc: each lane of self along meta's dim, sorted (stable, NaN largest) into values and its positions into indices. */

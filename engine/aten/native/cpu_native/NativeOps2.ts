@@ -12,9 +12,6 @@
 //     uint8/int8/int16/int32/int64/bool -> int64 (int64 wrapping); any strides, in place included
 //   arange_stub: float32/float64; int32/int64 while every value is an integer below 2^53 (int32: fits)
 //   linspace_stub: float32 (steps <= 2^24) and float64
-//   norm_stub (linalg.vector_norm, norm): ord 0, 1, 2, inf, -inf over any dims, float32 -> float32/float64
-//     and float64 -> float64; each group reduced in order in the result type, as the TS kernel does
-//     (one group runs on one thread: a full reduction is sequential)
 //   triu_tril_stub (tril, triu): every dtype, any strides, in place; an out= sharing self's storage in
 //     another layout declines (the TS kernel reads everything first)
 //   take_stub: every dtype (copied as bits), any self layout, an int64 index; every index is checked
@@ -35,7 +32,6 @@ import { take_stub } from "../index/Take.js";
 import { masked_select_stub } from "../index/MaskedSelect.js";
 import { cumsum_stub, cumprod_stub } from "../reduce3/Scans.js";
 import { arange_stub, linspace_stub } from "../../cpu/RangeFactoriesKernel.js";
-import { norm_stub } from "../reduce3/Norms.js";
 import { triu_tril_stub } from "../join/Triangular.js";
 import { metaArray, broadcastStrides, walkMeta } from "./NativeMeta.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
@@ -146,37 +142,6 @@ function cum(addon: NativeAddon, isSum: boolean, result: Tensor, self: Tensor, d
   return addon.ops2_cum(isSum, it, ot, meta, typedView(x.storage, x.dtype), typedView(r.storage, r.dtype));
 }
 
-function norm(addon: NativeAddon, result: Tensor, self: Tensor, mask: readonly boolean[], ord: number): boolean {
-  const x = self._impl, r = result._impl;
-  const it = x.dtype.scalarType, ot = r.dtype.scalarType;
-  if (!((it === Float && (ot === Float || ot === Double)) || (it === Double && ot === Double))) return false;
-  if (!(ord === 0 || ord === 1 || ord === 2 || ord === Infinity || ord === -Infinity) || x.numel() < nativeSizePolicy.minNumel) return false;
-  const sizes = x.sizes(), xs = x.strides();
-  const nd = sizes.length;
-  // the result's stride for each kept input dim (keepdim or not, the kept dims keep their order)
-  const outSizes = r.sizes(), outStrides = r.strides();
-  const kept = mask.filter((m) => !m).length;
-  const keepdim = outSizes.length === nd && outSizes.length !== kept;
-  if (!keepdim && outSizes.length !== kept) return false;
-  const meta = metaArray(1 + nd + 2 * (1 + nd) + nd);
-  meta[0] = nd;
-  for (let d = 0; d < nd; d++) meta[1 + d] = sizes[d];
-  meta[1 + nd] = x.storage_offset();
-  for (let d = 0; d < nd; d++) meta[2 + nd + d] = xs[d];
-  meta[2 + 2 * nd] = r.storage_offset();
-  let j = 0;
-  for (let d = 0; d < nd; d++) {
-    if (mask[d]) {
-      meta[3 + 2 * nd + d] = 0;
-      if (keepdim) j++;
-    } else {
-      meta[3 + 2 * nd + d] = outStrides[j++];
-    }
-  }
-  for (let d = 0; d < nd; d++) meta[3 + 3 * nd + d] = mask[d] ? 1 : 0;
-  return addon.ops2_norm(ord, it, ot, meta, typedView(x.storage, x.dtype), typedView(r.storage, r.dtype));
-}
-
 /** [ndim, sizes..., offset, strides...] of a window (strides in elements). */
 function windowMeta(sizes: readonly number[], strides: readonly number[], offset: number): Float64Array {
   const nd = sizes.length;
@@ -250,7 +215,6 @@ export function registerOps2Kernels(addon: NativeAddon): void {
     if ((t !== Float && t !== Double && t !== Int && t !== Long) || size < nativeSizePolicy.minNumel) return false;
     return addon.ops2_arange(t, typedView(out.storage, out.dtype), out.storage_offset(), size, start, step);
   });
-  norm_stub.register("native", (result, self, mask, ord) => norm(addon, result, self, mask, ord));
   linspace_stub.register("native", (out, start, end, steps) => {
     const t = out.dtype.scalarType;
     if ((t !== Float && t !== Double) || steps < nativeSizePolicy.minNumel) return false;

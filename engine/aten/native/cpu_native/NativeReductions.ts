@@ -5,8 +5,10 @@
 //   max_values/min_values (amax/amin), max_all/min_all (max(), min()), max/min (.dim, values and
 //   indices), argmax/argmin: every real dtype, bool, float16 and bfloat16 (compared in float)
 //   logsumexp: float32, float64 into the same dtype (the TS kernel's steps and rounding)
-//   prod_stub: every real dtype, bool, float16 and bfloat16 into float32/float64 (in double, in the TS
-//     kernel's order: the same bits), integers and bool into int64 (exact, wrapping)
+//   prod_stub: every real dtype, bool, float16 and bfloat16 into float32/float64 (in double lanes, in
+//     the TS kernel's order, laneReduce's: the same bits), integers and bool into int64 (exact, wrapping)
+//   norm_stub (linalg.vector_norm, norm): ord 0, 1, 2, inf, -inf; float32 into float32/float64, float64
+//     into float64; in the result type, in laneReduce's order as the TS kernel (the same bits)
 //   and_stub / or_stub (all, any): every dtype above into bool or uint8
 //   count_nonzero_stub: every dtype above into int64 (exact counts)
 // over any dims, any strides (the output too: out= may be strided).
@@ -24,13 +26,14 @@ import {
 } from "../reduce/ReduceOps.js";
 import { std_var_stub, count_nonzero_stub } from "../reduce/Statistics.js";
 import { logsumexp_stub } from "../reduce3/LogSumExp.js";
+import { norm_stub } from "../reduce3/Norms.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
 const NATIVE_DTYPES = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16]);
 
 /** Reductions.cc's Kind */
-const Kind = { sum: 0, mean: 1, var: 2, std: 3, max: 4, min: 5, logsumexp: 6, prod: 7, all: 8, any: 9, count_nonzero: 10 } as const;
+const Kind = { sum: 0, mean: 1, var: 2, std: 3, max: 4, min: 5, logsumexp: 6, prod: 7, all: 8, any: 9, count_nonzero: 10, norm: 11 } as const;
 
 const metaCache = new Map<number, Float64Array>();
 const scalarArray = new Float64Array(1);
@@ -101,6 +104,11 @@ export function registerReductionKernels(addon: NativeAddon): void {
   and_stub.register("native", (self, mask, result) => reduce(addon, Kind.all, self, mask, result, null));
   or_stub.register("native", (self, mask, result) => reduce(addon, Kind.any, self, mask, result, null));
   count_nonzero_stub.register("native", (self, mask, result) => reduce(addon, Kind.count_nonzero, self, mask, result, null));
+  norm_stub.register("native", (result, self, mask, ord) => {
+    const it = self.dtype.scalarType, ot = result.dtype.scalarType;
+    if (!((it === Float && (ot === Float || ot === Double)) || (it === Double && ot === Double))) return false;
+    return (ord === 0 || ord === 1 || ord === 2 || ord === Infinity || ord === -Infinity) && reduce(addon, Kind.norm, self, mask, result, null, ord);
+  });
   logsumexp_stub.register("native", (result, self, mask) => {
     const t = self.dtype.scalarType;
     return (t === Float || t === Double) && result.dtype.scalarType === t && reduce(addon, Kind.logsumexp, self, mask, result, null);

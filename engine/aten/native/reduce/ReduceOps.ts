@@ -17,7 +17,7 @@ import { typedView, readNumber, toRaw, offsetOf } from "../../../c10/ElementAcce
 import { sum_stub } from "../ReduceOps.js";
 import { DispatchStub } from "../DispatchStub.js";
 import {
-  dimMask, reducedShape, structuredOutput, hasData, gather, writeAll, roundTo, isNaNValue,
+  dimMask, reducedShape, structuredOutput, hasData, gather, writeAll, roundTo, isNaNValue, laneReduce,
   type StructuredMode, type Value,
 } from "./ReduceUtils.js";
 
@@ -95,15 +95,20 @@ export function mean(self: Tensor, dt: dtype | null): Tensor {
 
 // ---- prod ----
 
+const times = (a: number, b: number): number => a * b;
+
+/** An int64 product is exact (wrapping), so its order is free; a float one is in double, in laneReduce's order. */
 function product(g: readonly Value[], exact: boolean): Value {
   if (exact) return g.reduce<bigint>((a, v) => BigInt.asIntN(64, a * (typeof v === "bigint" ? v : BigInt(v))), 1n);
-  return g.reduce<number>((a, v) => a * asDouble(v), 1);
+  return laneReduce(g.map(asDouble), 1, times, times);
 }
 
 /**
  * prod_stub (cpu/ReduceOpsKernel.cpp prod_kernel_impl): each result element is the product of its
- * group, in the group's row-major order from 1: in double, rounded once to the result dtype; an int64
- * result exact, wrapping as int64 does. A native kernel may take it (the same order, the same bits).
+ * group (its row-major order): in double, in laneReduce's order (64 lanes per block of 32768: the
+ * native kernel's order, so its bits), rounded once to the result dtype; an int64 result exact,
+ * wrapping as int64 does. PyTorch multiplies float32 in float32 lanes of its own: within a few float
+ * roundings of this.
  */
 export const prod_stub = new DispatchStub<(self: Tensor, mask: readonly boolean[], result: Tensor) => void>("prod_stub", "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp");
 prod_stub.register("ts", (self, mask, result) => {

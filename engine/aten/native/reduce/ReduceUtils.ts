@@ -118,3 +118,29 @@ export function roundTo(dt: dtype, v: number): number {
 
 /** Comparison keys: NaN is the greatest for max and the least for min; int64 stays BigInt. */
 export const isNaNValue = (v: Value): boolean => typeof v === "number" && Number.isNaN(v);
+
+/** laneReduce's block: the elements of one output that share one set of lanes. */
+export const LANE_BLOCK = 32768;
+const LANES = 64;
+
+/**
+ * A reduction in the lane order the native kernels use (native/cpu/Reductions.cc lane_reduce; prod
+ * and the vector norms): the values go in blocks of LANE_BLOCK in order; within a block value j is
+ * stepped into lane j % 64 (`step(lane, value)`, each lane starting at `identity`), the 64 lanes are
+ * combined pairwise (lane j with lane j + w, for w = 32, 16, ..., 1), and the blocks' results are
+ * combined in order from `identity`. Many independent chains instead of one long one (a product of a
+ * million numbers as one chain waits for each multiplication) in an order fixed by the values' count
+ * alone: native and TS give the same bits whatever the layout, unit or thread count.
+ */
+export function laneReduce(values: readonly number[], identity: number, step: (lane: number, v: number) => number, combine: (a: number, b: number) => number): number {
+  let total = identity;
+  const lanes = new Array<number>(LANES);
+  for (let b0 = 0; b0 < values.length; b0 += LANE_BLOCK) {
+    lanes.fill(identity);
+    const b1 = Math.min(values.length, b0 + LANE_BLOCK);
+    for (let i = b0; i < b1; i++) lanes[(i - b0) % LANES] = step(lanes[(i - b0) % LANES], values[i]);
+    for (let w = LANES / 2; w >= 1; w /= 2) for (let j = 0; j < w; j++) lanes[j] = combine(lanes[j], lanes[j + w]);
+    total = combine(total, lanes[0]);
+  }
+  return total;
+}

@@ -5,8 +5,9 @@
 //
 // Numerics: PyTorch's norm_stub accumulates in the element type (acc_t = scalar_t for real types) in
 // TensorIterator's order, and for p=2 over a contiguous last dim with 8 (float) or 4 (double) vector
-// lanes of partial sums; here each group accumulates in the element type in row-major order, so sums
-// can differ in the last bits (the tests allow relative 1e-6 for float32, 1e-3 for float16, 1e-2 for
+// lanes of partial sums; here each group accumulates in the element type too, float32 and float64 in
+// laneReduce's order (64 lanes per block of 32768 elements, the native kernel's order), float16 and
+// bfloat16 in row-major order, so sums can differ from PyTorch's in the last bits (the tests allow relative 1e-6 for float32, 1e-3 for float16, 1e-2 for
 // bfloat16, 1e-12 for float64). ord 0 and +-inf are exact.
 
 import { RuntimeError } from "../../../c10/Errors.js";
@@ -16,7 +17,7 @@ import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { DispatchStub } from "../DispatchStub.js";
 import { resize_output } from "../Resize.js";
-import { dimMask, reducedShape, structuredOutput, gather, writeAll, roundTo, type StructuredMode } from "../reduce/ReduceUtils.js";
+import { dimMask, reducedShape, structuredOutput, gather, writeAll, roundTo, laneReduce, type StructuredMode } from "../reduce/ReduceUtils.js";
 import { norm_Scalar as norm_Scalar_op, norm_ScalarOpt_dim, norm_ScalarOpt_dim_dtype } from "../../../generated/norm.js";
 import { sum_dim_IntList } from "../../../generated/sum.js";
 import { mul_Tensor } from "../../../generated/mul.js";
@@ -31,22 +32,28 @@ const REF = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp";
 
 const roundTo64 = (v: number): number => v;
 
-/** The norm of one group (NormOps / NormZeroOps / NormOneOps / NormTwoOps / AbsMaxOps / AbsMinOps), each step rounded by `acc`. */
-function vectorNorm(g: readonly number[], ord: number, acc: (v: number) => number, powRound?: (v: number) => number): number {
-  const a = g.map((v) => Math.abs(v));
+type Reducer = (values: readonly number[], identity: number, step: (acc: number, v: number) => number, combine: (a: number, b: number) => number) => number;
+/** In order, one chain (PyTorch's scalar loop over a group that one thread reduces). */
+const inOrder: Reducer = (values, identity, step) => values.reduce(step, identity);
+
+/**
+ * The norm of one group (NormOps / NormZeroOps / NormOneOps / NormTwoOps / AbsMaxOps / AbsMinOps), each
+ * step rounded by `acc`, in the order `reduce` takes the elements.
+ */
+function vectorNorm(g: readonly number[], ord: number, reduce: Reducer, acc: (v: number) => number, powRound?: (v: number) => number): number {
+  const add = (s: number, x: number) => acc(s + x);
   if (ord === Infinity || ord === -Infinity) {
     // max/min_propagate_nan over |x|, from 0 (max) or +inf (min)
-    let m = ord > 0 ? 0 : Infinity;
-    for (const x of a) m = Number.isNaN(x) || Number.isNaN(m) ? NaN : ord > 0 ? Math.max(m, x) : Math.min(m, x);
-    return m;
+    const pick = (m: number, x: number) => (Number.isNaN(x) || Number.isNaN(m) ? NaN : ord > 0 ? Math.max(m, x) : Math.min(m, x));
+    return reduce(g, ord > 0 ? 0 : Infinity, (m, x) => pick(m, Math.abs(x)), pick);
   }
-  if (ord === 0) return a.reduce((s, x) => acc(s + (x === 0 ? 0 : 1)), 0);
-  if (ord === 1) return a.reduce((s, x) => acc(s + x), 0);
-  if (ord === 2) return Math.sqrt(a.reduce((s, x) => acc(s + acc(x * x)), 0));
+  if (ord === 0) return reduce(g, 0, (s, x) => acc(s + (x === 0 ? 0 : 1)), add);
+  if (ord === 1) return reduce(g, 0, (s, x) => acc(s + Math.abs(x)), add);
+  if (ord === 2) return Math.sqrt(reduce(g, 0, (s, x) => acc(s + acc(x * x)), add));
   // std::pow: in double for double, in float for float and half (the sum alone is rounded to half),
   // in bfloat16 for bfloat16 (c10/util/BFloat16-math.h)
   const pw = (x: number) => (powRound === undefined ? Math.pow(x, ord) : powRound(Math.pow(x, ord)));
-  return Math.pow(a.reduce((s, x) => acc(s + pw(x)), 0), 1 / ord);
+  return Math.pow(reduce(g, 0, (s, x) => acc(s + pw(Math.abs(x))), add), 1 / ord);
 }
 
 type NormKernel = (result: Tensor, self: Tensor, mask: readonly boolean[], ord: number) => void;
@@ -58,7 +65,10 @@ norm_stub.register("ts", (result, self, mask, ord) => {
   const r = rdt.scalarType === ScalarType.Double ? roundTo64 : (v: number) => roundTo(rdt, v);
   const acc = ord === 2 && rdt.scalarType === ScalarType.BFloat16 ? Math.fround : r;
   const powRound = rdt.scalarType === ScalarType.Double ? undefined : rdt.scalarType === ScalarType.BFloat16 ? r : Math.fround;
-  writeAll(result, gather(self, mask).map((g) => r(vectorNorm(g.map((v) => r(asDouble(v))), ord, acc, powRound))));
+  // float32/float64 in laneReduce's order (the native kernel's); float16/bfloat16 sums, whose 16-bit
+  // roundings depend much on the order, in order as PyTorch's scalar loop (its bits on one thread)
+  const wide = rdt.scalarType === ScalarType.Float || rdt.scalarType === ScalarType.Double;
+  writeAll(result, gather(self, mask).map((g) => r(vectorNorm(g.map((v) => r(asDouble(v))), ord, wide ? laneReduce : inOrder, acc, powRound))));
 });
 
 /** Python's str() of the ord Scalar in the error texts (2 -> "2", 2.5 -> "2.5", inf -> "inf"). */
