@@ -49,7 +49,12 @@ const TRANSCENDENTAL = new Set([
 function ulpsAllowed(op: string, dtype: string): number {
   const name = op.replace(/_$/, "");
   const wide = dtype === "float32" || dtype === "float64";
-  if (TRANSCENDENTAL.has(name)) return wide && (name === "erfc" || name === "erfinv") ? 2 : 1;
+  if (TRANSCENDENTAL.has(name)) {
+    // float32 sigmoid: PyTorch's 1 / (1 + e^-x) steps are themselves up to a few ulps off, and the native
+    // kernel (float_math.inc) within 2 of the exact value: 3 apart at most
+    if (name === "sigmoid" && dtype === "float32") return 3;
+    return wide && (name === "erfc" || name === "erfinv") ? 2 : 1;
+  }
   return name === "rsqrt" && dtype === "bfloat16" ? 1 : 0;
 }
 
