@@ -117,3 +117,44 @@ describe("what lives on through the result stays usable", () => {
     expect(c.grad!.sub(b.detach().sum(1).expand(3, 5, 4)).abs().max().item()).toBeLessThan(1e-5);
   });
 });
+
+describe("an op leaves no temporary block for the collector", () => {
+  /** The native allocator's live blocks (allocator_stats()[1]) after op's results are disposed, less before. */
+  // (the allocator's own scavenges are off meanwhile: one would give back blocks dropped earlier)
+  const blocksLeft = (op: () => unknown): number => {
+    tensorsOf(op()).forEach((t) => t.dispose()); // a first call (lazy state, caches)
+    const youngGc = nativeAddon!.set_allocator_young_gc(0);
+    try {
+      const before = nativeAddon!.allocator_stats()[1];
+      tensorsOf(op()).forEach((t) => t.dispose());
+      return nativeAddon!.allocator_stats()[1] - before;
+    } finally {
+      nativeAddon!.set_allocator_young_gc(youngGc);
+    }
+  };
+  const x = torch.randn(4096), y = torch.randn(4096), p = torch.rand(4096).mul(0.9).add(0.05);
+  const logits = torch.randn(64, 64), other = torch.randn(64, 64), target = torch.randint(0, 64, [64]), img = torch.randn(2, 4, 16, 16);
+  const posWeight = torch.full([4096], 2);
+  const cases: [string, () => unknown][] = [
+    ["mse_loss", () => F.mse_loss(x, y)],
+    ["l1_loss", () => F.l1_loss(x, y)],
+    ["smooth_l1_loss", () => F.smooth_l1_loss(x, y)],
+    ["huber_loss", () => F.huber_loss(x, y)],
+    ["binary_cross_entropy_with_logits", () => F.binary_cross_entropy_with_logits(x, p)],
+    ["binary_cross_entropy_with_logits with pos_weight", () => F.binary_cross_entropy_with_logits(x, p, { pos_weight: posWeight })],
+    ["kl_div", () => F.kl_div(x, p, { reduction: "sum" })],
+    ["kl_div with a log target", () => F.kl_div(x, y, { reduction: "sum", log_target: true })],
+    ["cross_entropy", () => F.cross_entropy(logits, target)],
+    ["cosine_similarity", () => F.cosine_similarity(logits, other)],
+    ["pairwise_distance", () => F.pairwise_distance(logits, other)],
+    ["argsort", () => torch.argsort(x)],
+    ["max_pool2d", () => F.max_pool2d(img, 2)],
+    ["adaptive_max_pool2d", () => F.adaptive_max_pool2d(img, 4)],
+    ["layer_norm", () => F.layer_norm(logits, [64])],
+    ["log_sigmoid", () => F.logsigmoid(x)],
+    ["tanhshrink", () => F.tanhshrink(x)],
+    ["softsign", () => F.softsign(x)],
+    ["dropout", () => F.dropout(x, 0.5)],
+  ];
+  for (const [name, op] of cases) native(name, () => expect(blocksLeft(op)).toBe(0));
+});

@@ -3,6 +3,7 @@
 // torch._C._nn, as the Python code does); softmax, log_softmax and softmin choose an implicit dim
 // with a deprecation warning when dim is None (_get_softmax_dim).
 
+import { end_composite } from "../../c10/Dispose.js";
 import type { Tensor } from "../../aten/core/Tensor.js";
 import type { dtype } from "../../c10/ScalarType.js";
 import * as T from "../../generated/torch_functions.js";
@@ -127,12 +128,20 @@ export const logsigmoid = nn.log_sigmoid;
 
 /** softsign: input / (input.abs() + 1). */
 export function softsign(input: Tensor): Tensor {
-  return T.div(input, T.add((input as any).abs(), 1));
+  const magnitude = T.abs(input);
+  const denominator = T.add(magnitude, 1);
+  const result = T.div(input, denominator);
+  // the temporaries die here (Python's refcount drops them; c10/Dispose.ts): no block left for the collector
+  end_composite([magnitude, denominator], [result], [input]);
+  return result;
 }
 
 /** tanhshrink: input - input.tanh(). */
 export function tanhshrink(input: Tensor): Tensor {
-  return T.sub(input, (input as any).tanh());
+  const tanh = T.tanh(input);
+  const result = T.sub(input, tanh);
+  end_composite([tanh], [result], [input]);
+  return result;
 }
 
 /** sigmoid (deprecated in torch.nn.functional): input.sigmoid(), with PyTorch's warning. */

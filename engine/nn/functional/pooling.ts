@@ -51,5 +51,7 @@ export function adaptive_max_pool2d(...args: unknown[]): Tensor | [Tensor, Tenso
   const withIndices = dispatchFlag(args, "return_indices", 2);
   const a = bindArgs(withIndices ? "adaptive_max_pool2d_with_indices" : "_adaptive_max_pool2d", args, [["input"], ["output_size"], ["return_indices", false]]);
   const r = nn.adaptive_max_pool2d(a.input, _list_with_default(a.output_size, a.input.shape)) as unknown as [Tensor, Tensor];
-  return withIndices ? r : r[0];
+  if (withIndices) return r;
+  r[1].dispose(); // the indices die here unless backward saved them (it keeps its own share)
+  return r[0];
 }

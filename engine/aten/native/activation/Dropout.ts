@@ -5,6 +5,7 @@
 // torch.manual_seed gives PyTorch's masks. p == 0, train == false or an empty input return the
 // input itself; p == 1 multiplies by a zero scalar tensor.
 
+import { end_composite } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { bernoulli__float } from "../../../generated/bernoulli.js";
@@ -44,10 +45,15 @@ function _dropout_impl(input: Tensor, p: number, train: boolean, feature: boolea
     mul__Tensor.call(b, wrapScalar(ALPHA * a));
     add__Tensor.call(b, wrapScalar(ALPHA * a * p), 1);
     mul__Tensor.call(noise, wrapScalar(a));
-    return add__Tensor.call(multiply(input, noise, inplace), b, 1) as Tensor;
+    const out = add__Tensor.call(multiply(input, noise, inplace), b, 1) as Tensor;
+    end_composite([noise, b], [out], [input]);
+    return out;
   }
   div__Scalar.call(noise, 1 - p);
-  return multiply(input, noise, inplace);
+  const out = multiply(input, noise, inplace);
+  // the noise dies here (backward keeps its own share: c10/Dispose.ts), as PyTorch's temporary
+  end_composite([noise], [out], [input]);
+  return out;
 }
 
 export const dropout = (input: Tensor, p: number, train: boolean) => _dropout_impl(input, p, train, false, false, false);

@@ -76,7 +76,11 @@ export function log_sigmoid_forward_out_cpu(self: Tensor, output: Tensor, buffer
 }
 
 /** log_sigmoid (CompositeImplicitAutograd): std::get<0>(at::log_sigmoid_forward(self)). */
-export const log_sigmoid = (self: Tensor): Tensor => (log_sigmoid_forward_default.call(self) as Pair)[0];
+export function log_sigmoid(self: Tensor): Tensor {
+  const [output, buffer] = log_sigmoid_forward_default.call(self) as Pair;
+  buffer.dispose(); // the buffer dies here unless backward saved it (it keeps its own share)
+  return output;
+}
 
 /** log_sigmoid.out: at::log_sigmoid_forward_out(output, at::empty({0}), self), its first output. */
 export function log_sigmoid_out(self: Tensor, out: Tensor): Tensor {

@@ -100,10 +100,12 @@ export function sort_out(self: Tensor, dim: number, descending: boolean, values:
 
 /** argsort (CompositeImplicitAutograd): std::get<1>(at::sort(self, dim, descending)). */
 export function argsort(self: Tensor, dim: number, descending: boolean): Tensor {
-  return (sort_stable.call(self, false, dim, descending) as ValuesIndices)[1];
+  return argsort_stable(self, false, dim, descending);
 }
 
 /** argsort.stable: std::get<1>(at::sort(self, stable, dim, descending)). */
 export function argsort_stable(self: Tensor, stable: boolean, dim: number, descending: boolean): Tensor {
-  return (sort_stable.call(self, stable, dim, descending) as ValuesIndices)[1];
+  const [values, indices] = sort_stable.call(self, stable, dim, descending) as ValuesIndices;
+  values.dispose(); // the sorted values die here, as PyTorch's (c10/Dispose.ts)
+  return indices;
 }

@@ -4,6 +4,7 @@
 // - label_smoothing > 0 with class indices: (1 - ls) * nll_loss_nd + ls / C * the smoothed sum;
 // - otherwise nll_loss_nd(log_softmax(input, class_dim), target, weight, reduction, ignore_index).
 
+import { end_composite } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { isFloatingType, scalarTypeName } from "../../../c10/ScalarType.js";
 import { Tensor } from "../../core/Tensor.js";
@@ -130,6 +131,9 @@ export function cross_entropy_loss(self: Tensor, target: Tensor, weight: Tensor 
     return cross_entropy_loss_label_smoothing(self, target, weight, reduction, ignore_index, label_smoothing);
   }
   const classDim = self.dim() === 1 ? 0 : 1;
-  return nll_loss_nd_default.call(log_softmax_int.call(self, classDim, self.dtype), target, weight, reduction, ignore_index) as Tensor;
+  const logProbs = log_softmax_int.call(self, classDim, self.dtype) as Tensor;
+  const result = nll_loss_nd_default.call(logProbs, target, weight, reduction, ignore_index) as Tensor;
+  end_composite([logProbs], [result], [self, target, weight]); // nll_loss's backward keeps its own share
+  return result;
 }
 

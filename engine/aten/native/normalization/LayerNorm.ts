@@ -19,7 +19,10 @@ import { meta_stats_dtype } from "./BatchNorm.js";
 const { Double, Float, BFloat16 } = ScalarType;
 
 export function layer_norm(input: Tensor, normalizedShape: number[], weight: Tensor | null, bias: Tensor | null, eps: number, _cudnnEnable: boolean): Tensor {
-  return (native_layer_norm_default.call(input, normalizedShape, weight, bias, eps) as Tensor[])[0];
+  const [out, mean, rstd] = native_layer_norm_default.call(input, normalizedShape, weight, bias, eps) as Tensor[];
+  mean.dispose(); // the statistics die here unless backward saved them (it keeps its own share)
+  rstd.dispose();
+  return out;
 }
 
 const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);

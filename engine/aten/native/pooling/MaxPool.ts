@@ -50,7 +50,9 @@ export function max_pool2d_with_indices_out_cpu(input: Tensor, kernelSize: numbe
 }
 
 export function max_pool2d(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean): Tensor {
-  return (max_pool2d_with_indices_default.call(self, kernelSize, stride, padding, dilation, ceilMode) as Tensor[])[0];
+  const [out, indices] = max_pool2d_with_indices_default.call(self, kernelSize, stride, padding, dilation, ceilMode) as Tensor[];
+  indices.dispose(); // backward keeps its own share of them, if it saved them
+  return out;
 }
 
 export function max_pool1d_with_indices(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean): [Tensor, Tensor] {

@@ -3,6 +3,7 @@
 // by its norm (sum of squares over dim, clamped below by eps^2, square-rooted in place) before the sum of
 // the products.
 
+import { end_composite } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { float64, isFloatingType, scalarTypeName } from "../../../c10/ScalarType.js";
 import { toDevice } from "../../../c10/Device.js";
@@ -36,8 +37,11 @@ function doubleScalar(v: number): Tensor {
 /** pairwise_distance: at::norm(x1 - x2 + eps, p, innermost dim, keepdim). */
 export function pairwise_distance(x1: Tensor, x2: Tensor, p: number, eps: number, keepdim: boolean): Tensor {
   const innermost = Math.max(x1.dim(), x2.dim()) - 1;
-  const diff = add_Tensor.call(sub_Tensor.call(x1, x2, 1), doubleScalar(eps), 1) as Tensor;
-  return norm_ScalarOpt_dim.call(diff, p, [innermost], keepdim) as Tensor;
+  const sub = sub_Tensor.call(x1, x2, 1) as Tensor;
+  const diff = add_Tensor.call(sub, doubleScalar(eps), 1) as Tensor;
+  const result = norm_ScalarOpt_dim.call(diff, p, [innermost], keepdim) as Tensor;
+  end_composite([sub, diff], [result], [x1, x2]); // the temporaries die here (c10/Dispose.ts)
+  return result;
 }
 
 /**
@@ -51,15 +55,20 @@ export function cosine_similarity(x1_: Tensor, x2_: Tensor, dim: number, eps: nu
     throw new RuntimeError(`expected common dtype to be floating point, yet common dtype is ${scalarTypeName(common.scalarType)}`);
   }
   const shape = infer_size(x1_._impl.sizes(), x2_._impl.sizes());
-  const x1 = expand_default.call(to_dtype.call(x1_, common, false, false, null), shape, false) as Tensor;
-  const x2 = expand_default.call(to_dtype.call(x2_, common, false, false, null), shape, false) as Tensor;
-  const squaredNorm = (x: Tensor) => sum_dim_IntList.call(pow_Tensor_Scalar.call(x, 2), [dim], true, null) as Tensor;
+  // every tensor made on the way dies with the op (end_composite), as PyTorch's temporaries
+  const made: Tensor[] = [];
+  const step = (t: unknown): Tensor => (made.push(t as Tensor), t as Tensor);
+  const x1 = step(expand_default.call(step(to_dtype.call(x1_, common, false, false, null)), shape, false));
+  const x2 = step(expand_default.call(step(to_dtype.call(x2_, common, false, false, null)), shape, false));
+  const squaredNorm = (x: Tensor) => step(sum_dim_IntList.call(step(pow_Tensor_Scalar.call(x, 2)), [dim], true, null));
   const n1 = squaredNorm(x1);
   const n2 = squaredNorm(x2);
   clamp_min__default.call(n1, eps * eps);
   clamp_min__default.call(n2, eps * eps);
   sqrt__default.call(n1);
   sqrt__default.call(n2);
-  const prod = mul_Tensor.call(div_Tensor.call(x1, n1), div_Tensor.call(x2, n2)) as Tensor;
-  return sum_dim_IntList.call(prod, [dim], false, null) as Tensor;
+  const prod = step(mul_Tensor.call(step(div_Tensor.call(x1, n1)), step(div_Tensor.call(x2, n2))));
+  const result = sum_dim_IntList.call(prod, [dim], false, null) as Tensor;
+  end_composite(made, [result], [x1_, x2_]);
+  return result;
 }
