@@ -69,13 +69,23 @@ void copy_rows(const Layout& L, char* dst, const char* src) {
   const int64_t n = L.size[in];
   int64_t rows = 1;
   for (int k = 0; k < in; ++k) rows *= L.size[k];
-  // split by elements, not rows: one long row (cat of vectors, clone) is still shared by the threads
+  // split by elements, not rows: one long row (cat of vectors, clone) is still shared by the threads.
+  // A chunk's first row's offsets come from its index; the next rows' by stepping the outer dims'
+  // counters (a division per dim per row cost more than copying a short row: pad's 32-float rows)
   parallel_for(0, rows * n, GRAIN_SIZE, [&](int64_t b, int64_t e) {
-    for (int64_t t = b / n, j = b % n; t * n < e; ++t, j = 0) {
+    int64_t t = b / n, j = b % n, d, s;
+    offsets_at(L, t, 1u << in, d, s);
+    int64_t idx[kMaxDims];
+    for (int64_t k = in - 1, r = t; k >= 0; --k) idx[k] = r % L.size[k], r /= L.size[k];
+    for (; t * n < e; ++t, j = 0) {
       const int64_t len = std::min(n, e - t * n) - j;
-      int64_t d, s;
-      offsets_at(L, t, 1u << in, d, s);
       std::memcpy(D + d + j, S + s + j, len * sizeof(T));
+      for (int64_t k = in - 1; k >= 0; --k) {  // the next row: the innermost outer dim first
+        d += L.dst[k], s += L.src[k];
+        if (++idx[k] < L.size[k]) break;
+        d -= L.dst[k] * L.size[k], s -= L.src[k] * L.size[k];
+        idx[k] = 0;
+      }
     }
   });
 }
