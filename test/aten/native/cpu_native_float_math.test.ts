@@ -11,6 +11,7 @@ import * as torch from "../../../engine/index.js";
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { typedView } from "../../../engine/c10/ElementAccess.js";
 import { kernelsRan, nativeIt as native, restoreNativeDefaults, runnableIsas, underTs } from "../../support/native_paths.js";
+import { ulps32 } from "../../support/ulps.js";
 
 nativeSizePolicy.minNumel = 0;
 const ISAS = runnableIsas();
@@ -18,14 +19,6 @@ afterEach(restoreNativeDefaults);
 
 const fround = Math.fround;
 const i32 = new Int32Array(1), f32 = new Float32Array(i32.buffer);
-function ulps32(a: number, b: number): number {
-  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b) ? 0 : Infinity;
-  const key = (x: number) => {
-    f32[0] = x;
-    return i32[0] < 0 ? -2147483648 - i32[0] : i32[0];
-  };
-  return Math.abs(key(a) - key(b));
-}
 const fromBits = (b: number) => {
   i32[0] = b | 0;
   return f32[0];

@@ -32,6 +32,7 @@ import { typedView } from "../../../engine/c10/ElementAccess.js";
 import { _softmax_backward_data_default } from "../../../engine/generated/_softmax_backward_data.js";
 import { _log_softmax_backward_data_default } from "../../../engine/generated/_log_softmax_backward_data.js";
 import { kernelsRan, underTs } from "../../support/native_paths.js";
+import { ulps32 } from "../../support/ulps.js";
 
 nativeSizePolicy.minNumel = 0;
 
@@ -59,19 +60,9 @@ function values(t: torch.Tensor): Float32Array | Float64Array {
   return view.slice(off, off + c.numel());
 }
 
-const i32 = new Int32Array(1), f32 = new Float32Array(i32.buffer);
-/** float32 ulps between a and b (monotone integer order of the bit patterns); NaN/NaN = 0. */
 /** the spacing of float32 values at |x| (normal range) */
 function ulpOf32(x: number): number {
   return x === 0 ? 2 ** -149 : 2 ** (Math.floor(Math.log2(Math.abs(x))) - 23);
-}
-function ulps32(a: number, b: number): number {
-  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b) ? 0 : Infinity;
-  const key = (x: number) => {
-    f32[0] = x;
-    return i32[0] < 0 ? -2147483648 - i32[0] : i32[0];
-  };
-  return Math.abs(key(a) - key(b));
 }
 const i64 = new BigInt64Array(1), f64 = new Float64Array(i64.buffer);
 function ulps64(a: number, b: number): number {
