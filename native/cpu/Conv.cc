@@ -21,6 +21,7 @@
 #include <napi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -234,6 +235,20 @@ void for_images(int64_t N, F&& body) {
   }
 }
 
+// The depthwise unit's kernels (depthwise_kernels.h) of the capability the addon runs.
+const depthwise::Table& dw_table() {
+  const char* name = kernels().name;
+  if (std::strcmp(name, "AVX512") == 0) return depthwise::kTableAVX512;
+  if (std::strcmp(name, "AVX2") == 0) return depthwise::kTableAVX2;
+  return depthwise::kTableDefault;
+}
+template <class S>
+const depthwise::Fns<S>& dw();
+template <>
+const depthwise::Fns<float>& dw<float>() { return dw_table().f32; }
+template <>
+const depthwise::Fns<double>& dw<double>() { return dw_table().f64; }
+
 // conv_path_mode: 0 picks by geometry (implicit GEMM where it applies), 1 always im2col (set_conv_path;
 // for tests and benchmarks)
 int conv_path_mode = 0;
@@ -267,30 +282,37 @@ void conv2d_forward_implicit(const Geometry& g, View4<S> out, View4<S> in, const
     for (int64_t i = 0; i < g.KH; ++i)
       for (int64_t j = 0; j < g.KW; ++j) off[size_t((c * g.KH + i) * g.KW + j)] = c * P + i * g.dh * Wp + j * g.dw;
   const size_t padded = size_t(g.C * P + (g.KW - 1) * g.dw + own_unit().conv_rows_slack);
+  const auto& k = dw<S>();
+  const bool rows_whole = in.s[3] == 1 && (g.H == 1 || in.s[2] == g.W);
+  // each thread zeroes its padded buffer once per call (the first image it takes); later images write
+  // only the inside, the zeros around it stay
+  static std::atomic<uint64_t> calls{0};
+  const uint64_t call = ++calls;
   for_images(g.N, [&](int64_t n, int threads) {
+    thread_local uint64_t zeroed_for = 0;
     S* xp = tl_col<S>().get(padded);
     S* res = tl_img<S>().get(size_t(g.O * Np));
+    if (zeroed_for != call || !rows_whole) {
+      std::fill(xp, xp + padded, S(0));
+      zeroed_for = call;
+    }
     // the padded image: zero rows above and below, zero columns left and right, zero slack
     for (int64_t c = 0; c < g.C; ++c) {
-      S* plane = xp + c * P;
-      std::fill(plane, plane + g.ph * Wp, S(0));
-      for (int64_t y = 0; y < g.H; ++y) {
-        S* row = plane + (g.ph + y) * Wp;
-        std::fill(row, row + g.pw, S(0));
-        const S* src = in.at(n, c, y, 0);
-        if (in.s[3] == 1) std::memcpy(row + g.pw, src, size_t(g.W) * sizeof(S));
-        else
-          for (int64_t x = 0; x < g.W; ++x) row[g.pw + x] = src[x * in.s[3]];
-        std::fill(row + g.pw + g.W, row + Wp, S(0));
-      }
-      std::fill(plane + (g.ph + g.H) * Wp, plane + P, S(0));
+      S* inside = xp + c * P + g.ph * Wp + g.pw;
+      if (rows_whole) k.copy_plane(in.at(n, c, 0, 0), g.W, g.H, g.W, inside, Wp);
+      else
+        for (int64_t y = 0; y < g.H; ++y)
+          for (int64_t x = 0; x < g.W; ++x) inside[y * Wp + x] = *in.at(n, c, y, x);
     }
-    std::fill(xp + g.C * P, xp + padded, S(0));
     own_conv_rows(ConvRowsProblem<S>{g.O, Np, K, wm.data, wm.rs, wm.cs, xp, off.data(), res, Np}, threads);
     // the output: the first OW columns of each row of Wp, plus the bias (slow_conv2d_forward's
     // output.copy_(bias) then gemm with beta 1 rounds bias + sum once, as here)
     for (int64_t o = 0; o < g.O; ++o) {
       const S b = bias != nullptr ? bias[o * bias_stride] : S(0);
+      if (bias == nullptr && out.s[3] == 1) {
+        k.copy_plane(res + o * Np, Wp, g.OH, g.OW, out.at(n, o, 0, 0), out.s[2]);
+        continue;
+      }
       for (int64_t y = 0; y < g.OH; ++y) {
         const S* src = res + o * Np + y * Wp;
         S* dst = out.at(n, o, y, 0);
@@ -493,19 +515,6 @@ View4<S> channels(View4<S> v, int d, int64_t c0) {
   return v;
 }
 
-const depthwise::Table& dw_table() {
-  const char* name = kernels().name;
-  if (std::strcmp(name, "AVX512") == 0) return depthwise::kTableAVX512;
-  if (std::strcmp(name, "AVX2") == 0) return depthwise::kTableAVX2;
-  return depthwise::kTableDefault;
-}
-template <class S>
-const depthwise::Fns<S>& dw();
-template <>
-const depthwise::Fns<float>& dw<float>() { return dw_table().f32; }
-template <>
-const depthwise::Fns<double>& dw<double>() { return dw_table().f64; }
-
 // A stencil's taps (depthwise_kernels.h): output OH x OW, source SH x SW, tap (i, j) at source row
 // y*sy + r0 + i*rstep and column x*sx + c0 + j*cstep.
 struct Taps {
@@ -559,7 +568,7 @@ struct Taps {
   template <class S>
   const S* pad(const depthwise::Fns<S>& k, const S* plane, S* buf) const {
     const int64_t Wp = s.SW + pl + pr;
-    k.copy_plane(plane, s.SH, s.SW, buf + pt * Wp + pl, Wp);
+    k.copy_plane(plane, s.SW, s.SH, s.SW, buf + pt * Wp + pl, Wp);
     return buf;
   }
   size_t padded_size() const { return size_t((s.SH + pt + pb) * (s.SW + pl + pr)); }
@@ -571,84 +580,96 @@ Taps forward_taps(const Geometry& g) { return Taps(g.OH, g.OW, g.H, g.W, g.KH, g
 // Planes per task: at least ~32K multiply-adds (PyTorch's GRAIN_SIZE) in each.
 int64_t plane_grain(int64_t work_per_plane) { return std::max<int64_t>(1, 32768 / std::max<int64_t>(1, work_per_plane)); }
 
-// Depthwise (one input channel per group, G == C; O = G * multiplier) with contiguous planes: the
-// stencil kernels, each plane on one thread. A stencil reads a zero-padded copy of its source plane
-// (in L1), so every output column runs the vector blocks: a tap outside the image adds 0 * w, as
-// PyTorch's im2col columns do (the TypeScript loops skip it: the same values, but for the sign of a
-// zero sum and an infinite or NaN weight).
+// Direct convolution by the stencil kernels, for layers whose GEMM would be thin: depthwise (one input
+// channel per group, G == C; O = G * multiplier) and few taps per output (C / G * KH * KW < 32, such as
+// a one-channel first layer), with contiguous planes. Output (n, o) is the bias, then the stencil of
+// each of its group's input channels k in order, each in (i, j) order: the TypeScript loops' (c, i, j).
+// A stencil reads a zero-padded copy of its source plane (in L1), so every output column runs the
+// vector blocks: a tap outside the image adds 0 * w, as PyTorch's im2col columns do (the TypeScript
+// loops skip it: the same values, but for the sign of a zero sum and an infinite or NaN weight).
+constexpr int64_t kDirectTaps = 32;
 template <class S>
 bool dw_planes(const View4<S>& v, int64_t H, int64_t W) {
   return v.s[3] == 1 && (H == 1 || v.s[2] == W);
 }
 template <class S>
-bool use_depthwise(const Geometry& g, const View4<S>& out, const View4<S>& in, const View4<S>& w) {
-  return g.G > 1 && g.G == g.C && dw_planes(out, g.OH, g.OW) && dw_planes(in, g.H, g.W) && dw_planes(w, g.KH, g.KW);
+bool use_direct(const Geometry& g, const View4<S>& out, const View4<S>& in, const View4<S>& w) {
+  const int64_t Cg = g.C / g.G;
+  const bool thin = (g.G > 1 && Cg == 1) || Cg * g.KH * g.KW < kDirectTaps;
+  return conv_path_mode == 0 && thin && dw_planes(out, g.OH, g.OW) && dw_planes(in, g.H, g.W) && dw_planes(w, g.KH, g.KW);
 }
 
 template <class S>
-void depthwise_forward(const Geometry& g, View4<S> out, View4<S> in, View4<S> w, const S* bias, int64_t bias_stride) {
+void direct_forward(const Geometry& g, View4<S> out, View4<S> in, View4<S> w, const S* bias, int64_t bias_stride) {
   const Taps t = forward_taps(g), tp = t.padded();
   const bool pad = t.needs_padding();
-  const int64_t mult = g.O / g.G;
+  const int64_t Cg = g.C / g.G, Og = g.O / g.G, P = int64_t(t.padded_size());
   const auto& k = dw<S>();
-  // tasks: input planes (n, c), each padded once for its `mult` outputs
-  parallel_for(0, g.N * g.C, plane_grain(mult * g.OH * g.OW * g.KH * g.KW), [&](int64_t b, int64_t e) {
-    S* buf = pad ? t.pad_buffer(tl_col<S>().get(t.padded_size())) : nullptr;
+  // tasks: (image, group), the group's input planes padded once for its Og outputs
+  parallel_for(0, g.N * g.G, plane_grain(Og * Cg * g.OH * g.OW * g.KH * g.KW), [&](int64_t b, int64_t e) {
+    S* buf = nullptr;
+    if (pad) {
+      buf = tl_col<S>().get(size_t(Cg * P));
+      for (int64_t c = 0; c < Cg; ++c) t.pad_buffer(buf + c * P);
+    }
+    std::vector<const S*> src(static_cast<size_t>(Cg));
     for (int64_t p = b; p < e; ++p) {
-      const int64_t n = p / g.C, c = p % g.C;
-      const S* src = pad ? t.pad(k, in.at(n, c, 0, 0), buf) : in.at(n, c, 0, 0);
-      for (int64_t q = 0; q < mult; ++q) {
-        const int64_t o = c * mult + q;
-        k.stencil(tp.s, src, w.at(o, 0, 0, 0), bias != nullptr ? bias + o * bias_stride : nullptr, false, out.at(n, o, 0, 0));
-      }
+      const int64_t n = p / g.G, q = p % g.G;
+      for (int64_t c = 0; c < Cg; ++c) src[size_t(c)] = pad ? t.pad(k, in.at(n, q * Cg + c, 0, 0), buf + c * P) : in.at(n, q * Cg + c, 0, 0);
+      for (int64_t o = q * Og; o < (q + 1) * Og; ++o)
+        for (int64_t c = 0; c < Cg; ++c)
+          k.stencil(tp.s, src[size_t(c)], w.at(o, c, 0, 0), c == 0 && bias != nullptr ? bias + o * bias_stride : nullptr, c > 0, out.at(n, o, 0, 0));
     }
   });
 }
 
 template <class S>
-void depthwise_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, View4<S> go, View4<S> in, View4<S> w) {
-  const int64_t mult = g.O / g.G;
+void direct_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, View4<S> go, View4<S> in, View4<S> w) {
+  const int64_t Cg = g.C / g.G, Og = g.O / g.G;
   const auto& k = dw<S>();
   const Taps fwd = forward_taps(g);
   if (gi != nullptr) {
-    // grad_input[n, c] gathers the outputs c*mult .. c*mult + mult - 1, in that order, each one's taps in
-    // (i, j) order: at stride 1 a stencil over grad_output (input row iy meets output row iy + ph - i*dh),
-    // else each output's taps scattered onto the zeroed plane
+    // grad_input[n, c] gathers its group's outputs in order, each one's taps in (i, j) order: at stride 1
+    // a stencil over grad_output (input row iy meets output row iy + ph - i*dh), else each output's taps
+    // scattered onto the zeroed plane
     const bool unit = g.sh == 1 && g.sw == 1;
     const Taps back(g.H, g.W, g.OH, g.OW, g.KH, g.KW, 1, 1, g.ph, -g.dh, g.pw, -g.dw), bp = back.padded();
     const bool pad = back.needs_padding();
-    parallel_for(0, g.N * g.C, plane_grain(mult * g.OH * g.OW * g.KH * g.KW), [&](int64_t b, int64_t e) {
+    parallel_for(0, g.N * g.C, plane_grain(Og * g.OH * g.OW * g.KH * g.KW), [&](int64_t b, int64_t e) {
       S* buf = unit && pad ? back.pad_buffer(tl_col<S>().get(back.padded_size())) : nullptr;
       for (int64_t p = b; p < e; ++p) {
-        const int64_t n = p / g.C, c = p % g.C;
+        const int64_t n = p / g.C, c = p % g.C, q = c / Cg;
         S* plane = gi->at(n, c, 0, 0);
         if (!unit) std::fill(plane, plane + g.H * g.W, S(0));
-        for (int64_t q = 0; q < mult; ++q) {
-          const int64_t o = c * mult + q;
-          if (unit) k.stencil(bp.s, pad ? back.pad(k, go.at(n, o, 0, 0), buf) : go.at(n, o, 0, 0), w.at(o, 0, 0, 0), nullptr, q > 0, plane);
-          else k.scatter(fwd.s, go.at(n, o, 0, 0), w.at(o, 0, 0, 0), plane);
+        for (int64_t o = q * Og; o < (q + 1) * Og; ++o) {
+          const S* wo = w.at(o, c % Cg, 0, 0);
+          if (unit) k.stencil(bp.s, pad ? back.pad(k, go.at(n, o, 0, 0), buf) : go.at(n, o, 0, 0), wo, nullptr, o > q * Og, plane);
+          else k.scatter(fwd.s, go.at(n, o, 0, 0), wo, plane);
         }
       }
     });
   }
   if (gw != nullptr) {
-    // grad_weight[o] = the images' tap dot products (over the padded input plane), added in image order
-    // (one output channel per task)
+    // grad_weight[o, c] = the images' tap dot products (over the padded input plane), added in image
+    // order (one output channel per task)
     const int64_t taps = g.KH * g.KW;
     const Taps fp = fwd.padded();
     const bool pad = fwd.needs_padding();
-    parallel_for(0, g.O, plane_grain(g.N * g.OH * g.OW * taps), [&](int64_t b, int64_t e) {
-      std::vector<S> sum(static_cast<size_t>(taps)), dots(static_cast<size_t>(taps));
+    parallel_for(0, g.O, plane_grain(g.N * Cg * g.OH * g.OW * taps), [&](int64_t b, int64_t e) {
+      std::vector<S> sum(static_cast<size_t>(Cg * taps)), dots(static_cast<size_t>(taps));
       S* buf = pad ? fwd.pad_buffer(tl_col<S>().get(fwd.padded_size())) : nullptr;
       for (int64_t o = b; o < e; ++o) {
+        const int64_t c0 = o / Og * Cg;
         std::fill(sum.begin(), sum.end(), S(0));
-        for (int64_t n = 0; n < g.N; ++n) {
-          const S* src = pad ? fwd.pad(k, in.at(n, o / mult, 0, 0), buf) : in.at(n, o / mult, 0, 0);
-          k.dots(fp.s, go.at(n, o, 0, 0), src, dots.data());
-          for (int64_t q = 0; q < taps; ++q) sum[size_t(q)] += dots[size_t(q)];
-        }
-        for (int64_t i = 0; i < g.KH; ++i)
-          for (int64_t j = 0; j < g.KW; ++j) *gw->at(o, 0, i, j) = sum[size_t(i * g.KW + j)];
+        for (int64_t n = 0; n < g.N; ++n)
+          for (int64_t c = 0; c < Cg; ++c) {
+            const S* src = pad ? fwd.pad(k, in.at(n, c0 + c, 0, 0), buf) : in.at(n, c0 + c, 0, 0);
+            k.dots(fp.s, go.at(n, o, 0, 0), src, dots.data());
+            for (int64_t t = 0; t < taps; ++t) sum[size_t(c * taps + t)] += dots[size_t(t)];
+          }
+        for (int64_t c = 0; c < Cg; ++c)
+          for (int64_t i = 0; i < g.KH; ++i)
+            for (int64_t j = 0; j < g.KW; ++j) *gw->at(o, c, i, j) = sum[size_t(c * taps + i * g.KW + j)];
       }
     });
   }
@@ -663,12 +684,12 @@ Geometry group_geometry(const Geometry& g) {
   return s;
 }
 
-// conv2d with groups: depthwise planes where they apply, else group after group through the
-// ungrouped path on channel slices of the operands (no copies: the slices are strided views)
+// conv2d, groups or not: the direct stencils where they apply (depthwise, few taps), else group after
+// group through the GEMM paths on channel slices of the operands (no copies: the slices are strided views)
 template <class S>
 void conv2d_grouped(const Geometry& g, View4<S> out, View4<S> in, View4<S> w, const S* bias, int64_t bias_stride) {
+  if (use_direct(g, out, in, w)) return direct_forward(g, out, in, w, bias, bias_stride);
   if (g.G == 1) return conv2d_forward(g, out, in, w, bias, bias_stride);
-  if (use_depthwise(g, out, in, w)) return depthwise_forward(g, out, in, w, bias, bias_stride);
   const Geometry s = group_geometry(g);
   for (int64_t q = 0; q < g.G; ++q)
     conv2d_forward(s, channels(out, 1, q * s.O), channels(in, 1, q * s.C), channels(w, 0, q * s.O), bias != nullptr ? bias + q * s.O * bias_stride : nullptr, bias_stride);
@@ -676,12 +697,12 @@ void conv2d_grouped(const Geometry& g, View4<S> out, View4<S> in, View4<S> w, co
 
 template <class S>
 void conv2d_grouped_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, S* gb, int64_t gb_stride, View4<S> go, View4<S> in, View4<S> w) {
-  if (g.G == 1) return conv2d_backward(g, gi, gw, gb, gb_stride, go, in, w);
-  if (use_depthwise(g, go, in, w) && (gi == nullptr || dw_planes(*gi, g.H, g.W)) && (gw == nullptr || dw_planes(*gw, g.KH, g.KW))) {
-    depthwise_backward(g, gi, gw, go, in, w);
+  if (use_direct(g, go, in, w) && (gi == nullptr || dw_planes(*gi, g.H, g.W)) && (gw == nullptr || dw_planes(*gw, g.KH, g.KW))) {
+    direct_backward(g, gi, gw, go, in, w);
     if (gb != nullptr) conv2d_backward(g, static_cast<View4<S>*>(nullptr), static_cast<View4<S>*>(nullptr), gb, gb_stride, go, in, w);  // (grad_bias only: per channel, groups or not)
     return;
   }
+  if (g.G == 1) return conv2d_backward(g, gi, gw, gb, gb_stride, go, in, w);
   const Geometry s = group_geometry(g);
   for (int64_t q = 0; q < g.G; ++q) {
     View4<S> gq, wq;

@@ -36,8 +36,9 @@ struct Fns {
   // dots[i*KW + j] = sum over output positions of a[y, x] * src[y*sy + ro[i], x*sx + co[j]] (a: OH x OW),
   // in 16 fixed lanes summed pairwise at the end: the same bits on every unit and thread count
   void (*dots)(const Stencil& s, const S* a, const S* src, S* dots);
-  // dst[y * dst_stride + x] = src[y * W + x] for the H x W plane (into a padded copy's inside)
-  void (*copy_plane)(const S* src, int64_t H, int64_t W, S* dst, int64_t dst_stride);
+  // dst[y * dst_stride + x] = src[y * src_stride + x] for an H x W plane (into a padded copy's inside,
+  // out of a wider one): vector moves, where a memcpy call per short row cost more than the copy
+  void (*copy_plane)(const S* src, int64_t src_stride, int64_t H, int64_t W, S* dst, int64_t dst_stride);
 };
 
 struct Table {
