@@ -1,14 +1,16 @@
-// The depthwise convolution's plane kernels (Conv.cc's groups == in_channels path): one channel plane
-// against one KH x KW filter, written once in depthwise_kernels.inc and compiled per unit
-// (depthwise_{default,avx2,avx512}.cc); Conv.cc picks the table of the capability the addon runs and
-// spreads the planes over the pool.
+// The direct convolution's plane kernels (Conv.cc's direct path: depthwise layers, groups ==
+// in_channels, and thin ones with few taps per output): one channel plane against one KH x KW filter,
+// written once in depthwise_kernels.inc and compiled per unit (depthwise_{default,avx2,avx512}.cc);
+// Conv.cc picks the table of the capability the addon runs and spreads the planes over the pool.
 //
 // Every kernel is a stencil over contiguous planes: output element (y, x) meets source element
 // (y*sy + ro[i], x*sx + co[j]) through tap (i, j), and a tap whose source lies outside the source
 // plane adds nothing. The forward convolution is one (source: the input, ro[i] = i*dh - ph); a
-// stride-1 grad_input is another (source: grad_output, ro[i] = ph - i*dh, the filter read flipped
-// by the caller's tap order). Each output element adds its taps in (i, j) order, as the TypeScript
-// kernels do (ConvKernels.ts, ConvBackwardKernels.ts): float64 gives their bits.
+// stride-1 grad_input is another (source: grad_output, ro[i] = ph - i*dh: tap (i, j) of the filter
+// meets the output row i taps above). Each output element adds its taps in (i, j) order, as the
+// TypeScript kernels do (ConvKernels.ts, ConvBackwardKernels.ts). Conv.cc hands the kernels zero-padded
+// copies of the source planes, so every tap is inside and every column runs the vector blocks (the
+// edge code remains for sources given as they are).
 #pragma once
 #include <cstdint>
 
@@ -34,7 +36,8 @@ struct Fns {
   // tap after tap (dst: SH x SW, src: OH x OW)
   void (*scatter)(const Stencil& s, const S* src, const S* w, S* dst);
   // dots[i*KW + j] = sum over output positions of a[y, x] * src[y*sy + ro[i], x*sx + co[j]] (a: OH x OW),
-  // in 16 fixed lanes summed pairwise at the end: the same bits on every unit and thread count
+  // in lanes summed at the end (3x3 at stride 1: the unit's vector lanes, else 16 fixed lanes): the same
+  // bits for every thread count
   void (*dots)(const Stencil& s, const S* a, const S* src, S* dots);
   // dst[y * dst_stride + x] = src[y * src_stride + x] for an H x W plane (into a padded copy's inside,
   // out of a wider one): vector moves, where a memcpy call per short row cost more than the copy
