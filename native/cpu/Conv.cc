@@ -538,7 +538,7 @@ struct Taps {
       lo[size_t(j)] = std::min<int64_t>(OW, std::max<int64_t>(0, (-c + sx - 1) / sx));
       hi[size_t(j)] = std::max<int64_t>(lo[size_t(j)], std::min<int64_t>(OW, c >= SW ? 0 : (SW - 1 - c) / sx + 1));
     }
-    s = depthwise::Stencil{OH, OW, SH, SW, KH, KW, sy, sx, ro.data(), co.data(), lo.data(), hi.data()};
+    s = depthwise::Stencil{OH, OW, SH, SW, KH, KW, sy, sx, ro.data(), co.data(), lo.data(), hi.data(), false};
   }
   bool needs_padding() const { return pt > 0 || pb > 0 || pl > 0 || pr > 0; }
   // The same taps over the source padded by (pt, pb, pl, pr): every tap inside.
@@ -551,6 +551,7 @@ struct Taps {
     std::fill(t.lo.begin(), t.lo.end(), 0);
     std::fill(t.hi.begin(), t.hi.end(), s.OW);
     t.pt = t.pb = t.pl = t.pr = 0;
+    t.s.padded = true;
     t.s.ro = t.ro.data();
     t.s.co = t.co.data();
     t.s.lo = t.lo.data();
@@ -571,7 +572,8 @@ struct Taps {
     k.copy_plane(plane, s.SW, s.SH, s.SW, buf + pt * Wp + pl, Wp);
     return buf;
   }
-  size_t padded_size() const { return size_t((s.SH + pt + pb) * (s.SW + pl + pr)); }
+  // (with slack: a stride-2 vector load reads one element past its last tap)
+  size_t padded_size() const { return size_t((s.SH + pt + pb) * (s.SW + pl + pr) + 64); }
 };
 
 // The forward convolution's stencil: output (y, x) reads input (y*sh - ph + i*dh, x*sw - pw + j*dw).
@@ -604,7 +606,7 @@ bool use_direct(const Geometry& g, const View4<S>& out, const View4<S>& in, cons
 template <class S>
 void direct_forward(const Geometry& g, View4<S> out, View4<S> in, View4<S> w, const S* bias, int64_t bias_stride) {
   const Taps t = forward_taps(g), tp = t.padded();
-  const bool pad = t.needs_padding();
+  const bool pad = t.needs_padding() || g.sw > 1;  // (strided: the padded copy's slack serves the vector loads)
   const int64_t Cg = g.C / g.G, Og = g.O / g.G, P = int64_t(t.padded_size());
   const auto& k = dw<S>();
   // tasks: (image, group), the group's input planes padded once for its Og outputs

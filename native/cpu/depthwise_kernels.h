@@ -25,6 +25,7 @@ struct Stencil {
   const int64_t* co;       // [KW]: source column of tap column j at output column 0
   const int64_t* lo;       // [KW]: the output columns [lo[j], hi[j]) whose source column is inside
   const int64_t* hi;
+  bool padded;  // the source is a padded copy with slack past its end (a vector may read beyond the last tap)
 };
 
 template <class S>
