@@ -12,7 +12,8 @@
 // cpu_native_conv.test.ts. Every result is the same bit for bit for any thread count.
 //
 // Eager freeing: the results of conv1d, grouped and depthwise conv2d own their storage alone, so
-// dispose() frees it at once (the ops dispose their internal views and temporaries).
+// dispose() frees it at once (the ops dispose their internal views and temporaries; an intermediate a
+// result is a view of gives up its share and stays usable as the view's _base).
 import { describe, it, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import type { Tensor } from "../../../engine/aten/core/Tensor.js";
@@ -153,6 +154,8 @@ describe("dispose() frees a convolution's result at once (no internal view keeps
   for (const [name, make] of calls) {
     nativeAlloc(name, () => {
       const y = make();
+      // an unbatched result is a view of the op's batch-of-one output: that base stays usable
+      if ((y as any)._base) expect((y as any)._base.is_disposed).toBe(false);
       const s = y._impl.storage;
       const freed = _dispose_stats().storages;
       y.dispose();

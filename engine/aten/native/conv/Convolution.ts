@@ -31,6 +31,7 @@ import { batchify, check_shape_forward, conv_input_size, conv_output_size, expan
 import { sizesStr } from "./Dense.js";
 import { typeMetaName } from "../binary/TypeMeta.js";
 import { empty_impl, wrap } from "../../core/empty.js";
+import { borrow } from "../../../c10/Dispose.js";
 import { hasData } from "./Dense.js";
 import { conv2d_grouped_stub } from "./GroupedConv.js";
 import type { Conv2dArgs } from "./ConvKernels.js";
@@ -44,12 +45,15 @@ export function drop(t: Tensor | null, ...callers: (Tensor | null)[]): void {
   if (t !== null && !callers.includes(t)) t.dispose();
 }
 
-/** The unbatched result: the batch-of-one output viewed without its batch dim (the 4-d view dropped). */
-const squeeze0 = (t: Tensor): Tensor => {
-  const r = squeeze_dim.call(t, 0) as Tensor;
-  t.dispose();
-  return r;
-};
+/** A result made as a view of the op's own intermediate: the intermediate gives up its share of the
+ * storage (it stays usable: it is the view's _base), so the result's dispose() frees the block. */
+export function view_result(base: Tensor, result: Tensor): Tensor {
+  if (base !== result && base._impl.storage === result._impl.storage) borrow(base._impl);
+  return result;
+}
+
+/** The unbatched result: the batch-of-one output viewed without its batch dim. */
+const squeeze0 = (t: Tensor): Tensor => view_result(t, squeeze_dim.call(t, 0) as Tensor);
 
 /** batchify's result, and drops its unsqueezed view of the input after the call. */
 function batched_call(input: Tensor, dim: number, name: string, f: (x: Tensor) => Tensor): Tensor {
@@ -260,9 +264,7 @@ export function _convolution(inputR: Tensor, weightR: Tensor, bias: Tensor | nul
   drop(weight, weightR);
   if (k === 3) {
     if (output.dim() !== 4) throw new RuntimeError(`expected 4D tensor, got tensor with ${output.dim()} dimensions instead`);
-    const output4 = output;
-    output = squeeze_dim.call(output4, 2) as Tensor;
-    output4.dispose();
+    output = view_result(output, squeeze_dim.call(output, 2) as Tensor);
   }
   return output;
 }

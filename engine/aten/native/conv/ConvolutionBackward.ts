@@ -25,7 +25,7 @@ import { unsqueeze_default } from "../../../generated/unsqueeze.js";
 import { AT_DISPATCH, ALL_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
 import { ScalarType, scalarTypeName } from "../../../c10/ScalarType.js";
 import { check_shape_forward, type ConvParams } from "./ConvUtils.js";
-import { contig, drop, params, select_backend, subtensor, type Backend } from "./Convolution.js";
+import { contig, drop, params, select_backend, subtensor, view_result, type Backend } from "./Convolution.js";
 import { conv2d_grouped_backward_stub } from "./GroupedConv.js";
 import type { Conv2dArgs } from "./ConvKernels.js";
 import { slow_conv_dilated2d_backward_stub, slow_conv_transpose2d_backward_stub, type ConvGrads } from "./ConvBackwardKernels.js";
@@ -162,12 +162,9 @@ export function convolution_backward(
   drop(weight, weightR);
   if (outputMask[2] && gb === null) gb = sum_dim_IntList.call(gradOutput, [0, 2, 3], false, null) as Tensor;
   if (k === 3) {
-    // view3d (the 4-d results and grad_output's view dropped)
-    const [gi4, gw4] = [gi, gw];
-    if (outputMask[0]) gi = squeeze_dim.call(gi4!, 2) as Tensor;
-    if (outputMask[1]) gw = squeeze_dim.call(gw4!, 2) as Tensor;
-    drop(gi4);
-    drop(gw4);
+    // view3d (grad_output's 4-d view dropped)
+    if (outputMask[0]) gi = view_result(gi!, squeeze_dim.call(gi!, 2) as Tensor);
+    if (outputMask[1]) gw = view_result(gw!, squeeze_dim.call(gw!, 2) as Tensor);
     drop(gradOutput);
   }
   return [gi, gw, gb];
