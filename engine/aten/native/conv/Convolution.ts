@@ -1,6 +1,8 @@
 // The convolution decompositions (aten/src/ATen/native/Convolution.cpp): conv1d/conv2d and their
 // transposed forms batchify the input and call convolution -> _convolution, which checks shapes,
-// views 1-d as 2-d, picks a backend and calls it (per group, then cat, for the slow backends).
+// views 1-d as 2-d, picks a backend and calls it (per group, then cat, for the slow backends: here the
+// group loop is conv2d_grouped_stub's TypeScript implementation, and the native one takes every group in
+// one call, GroupedConv.ts).
 //
 // Backend choice (_select_conv_backend) on CPU in this engine is the one PyTorch 1.13 makes with
 // MKLDNN disabled (torch.backends.mkldnn.flags(enabled=False)): Empty for a zero batch or channel

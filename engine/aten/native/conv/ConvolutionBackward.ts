@@ -5,6 +5,7 @@
 // backend's backward per group: at::_slow_conv2d_backward (an op), or the DispatchStubs
 // slow_conv_dilated2d_backward_stub / slow_conv_transpose2d_backward_stub (not ops in 1.13: a trace
 // shows them as stubs under convolution_backward). Undefined outputs (output_mask false) are null.
+// Groups: conv2d_grouped_backward_stub (GroupedConv.ts), whose TypeScript implementation is that loop.
 
 import { NotImplementedError, RuntimeError } from "../../../c10/Errors.js";
 import type { Tensor } from "../../core/Tensor.js";
