@@ -21,7 +21,7 @@ const status = torch._C._native_status();
 const threads = Number(arg("--threads", status.loaded ? status.addon.default_num_threads : 2));
 torch.set_num_threads(threads);
 
-// [id, input, weight, stride, padding, kind: "fwd" | "bwd" (grads of input and weight) | "bwd-w" (weight only)]
+// [id, input, weight, stride, padding, kind: "fwd" | "bwd" (grads of input and weight) | "bwd-w" (weight only), groups]
 const cases = [
   ["fwd 8x64x56x56 * 64 3x3 s1 p1", [8, 64, 56, 56], [64, 64, 3, 3], 1, 1, "fwd"],
   ["fwd 8x3x224x224 * 64 7x7 s2 p3", [8, 3, 224, 224], [64, 3, 7, 7], 2, 3, "fwd"],
@@ -30,11 +30,17 @@ const cases = [
   ["bwd-w cnn1 32x1x28x28 * 8 3x3 p1", [32, 1, 28, 28], [8, 1, 3, 3], 1, 1, "bwd-w"],
   ["fwd cnn2 32x8x14x14 * 16 3x3 p1", [32, 8, 14, 14], [16, 8, 3, 3], 1, 1, "fwd"],
   ["bwd cnn2 32x8x14x14 * 16 3x3 p1", [32, 8, 14, 14], [16, 8, 3, 3], 1, 1, "bwd"],
+  // depthwise (the op survey's conv2d_dw) and grouped: one native call for all groups (conv/GroupedConv.ts)
+  ["fwd dw 16x64x32x32 3x3 p1 g64", [16, 64, 32, 32], [64, 1, 3, 3], 1, 1, "fwd", 64],
+  ["bwd dw 16x64x32x32 3x3 p1 g64", [16, 64, 32, 32], [64, 1, 3, 3], 1, 1, "bwd", 64],
+  ["fwd dw 8x32x112x112 3x3 s2 p1 g32", [8, 32, 112, 112], [32, 1, 3, 3], 2, 1, "fwd", 32],
+  ["fwd g4 16x32x32x32 3x3 p1", [16, 32, 32, 32], [32, 8, 3, 3], 1, 1, "fwd", 4],
+  ["bwd g4 16x32x32x32 3x3 p1", [16, 32, 32, 32], [32, 8, 3, 3], 1, 1, "bwd", 4],
 ].filter((c) => c[0].includes(filter));
 
 const outSize = (n, k, s, p) => Math.floor((n + 2 * p - k) / s) + 1;
-const flops = ([, [n, c, h, w], [o, , kh, kw], s, p, kind]) =>
-  2 * n * o * c * kh * kw * outSize(h, kh, s, p) * outSize(w, kw, s, p) * (kind === "bwd" ? 2 : 1);
+const flops = ([, [n, , h, w], [o, cg, kh, kw], s, p, kind]) =>
+  2 * n * o * cg * kh * kw * outSize(h, kh, s, p) * outSize(w, kw, s, p) * (kind === "bwd" ? 2 : 1);
 
 function torchRound() {
   const py = `
@@ -48,30 +54,37 @@ def t(f):
         t0 = time.perf_counter(); f(); ts.append((time.perf_counter() - t0) * 1000)
     cpu = (time.process_time() - c0) * 1000 / len(ts)
     ts.sort(); return f"{ts[len(ts) // 2]} {cpu}"
-def case(inp, wt, s, p, kind):
+def case(inp, wt, s, p, kind, groups):
     x = torch.randn(*inp); w = torch.randn(*wt)
-    if kind == "fwd": return t(lambda: torch.nn.functional.conv2d(x, w, None, s, p))
-    g = torch.nn.functional.conv2d(x, w, None, s, p).normal_()
+    if kind == "fwd": return t(lambda: torch.nn.functional.conv2d(x, w, None, s, p, 1, groups))
+    g = torch.nn.functional.conv2d(x, w, None, s, p, 1, groups).normal_()
     mask = [kind == "bwd", True, False]
-    return t(lambda: torch.ops.aten.convolution_backward(g, x, w, None, [s, s], [p, p], [1, 1], False, [0, 0], 1, mask))
-${cases.map(([, i, w, s, p, k]) => `print(case(${JSON.stringify(i)}, ${JSON.stringify(w)}, ${s}, ${p}, "${k}"))`).join("\n")}
+    return t(lambda: torch.ops.aten.convolution_backward(g, x, w, None, [s, s], [p, p], [1, 1], False, [0, 0], groups, mask))
+${cases.map(([, i, w, s, p, k, groups = 1]) => `print(case(${JSON.stringify(i)}, ${JSON.stringify(w)}, ${s}, ${p}, "${k}", ${groups}))`).join("\n")}
 `;
   const r = spawnSync("/usr/bin/python3", ["-c", py], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`PyTorch run failed: ${r.stderr}`);
   return r.stdout.trim().split("\n").map((l) => l.split(" ").map(Number));
 }
 
-const state = cases.map(([, inp, wt, s, p, kind]) => {
+// (the op looked up once, as Python's torch.ops namespace caches it: a torch.ops.aten lookup per call
+// cost ~60 µs here, a tenth of the small backward rows)
+const convolution_backward = torch.ops.aten.convolution_backward.default;
+const state = cases.map(([, inp, wt, s, p, kind, groups = 1]) => {
   const x = torch.randn(...inp), w = torch.randn(...wt);
-  if (kind === "fwd") return () => torch.nn.functional.conv2d(x, w, null, s, p);
-  const g = torch.randn(...torch.nn.functional.conv2d(x, w, null, s, p).shape);
+  if (kind === "fwd") return () => torch.nn.functional.conv2d(x, w, null, s, p, 1, groups);
+  const g = torch.randn(...torch.nn.functional.conv2d(x, w, null, s, p, 1, groups).shape);
   const mask = [kind === "bwd", true, false];
-  return () => torch.ops.aten.convolution_backward.default.call(g, x, w, null, [s, s], [p, p], [1, 1], false, [0, 0], 1, mask);
+  return () => convolution_backward.call(g, x, w, null, [s, s], [p, p], [1, 1], false, [0, 0], groups, mask);
 });
 
 // the same sampling as the Python side: 2 warm-up calls, then calls for >= 400 ms (5..30 of them);
-// [median wall ms, process CPU ms per call]
-function timeIt(f) {
+// [median wall ms, process CPU ms per call]. Each call's results are disposed, as PyTorch frees them
+// when their last reference goes (not disposed, every call took a fresh block of pages: the page
+// faults and V8's collections then weighed on the megabyte-sized rows).
+const disposeAll = (r) => (Array.isArray(r) ? r.forEach((t) => t?.dispose()) : r.dispose());
+function timeIt(g) {
+  const f = () => disposeAll(g());
   f();
   f();
   const ts = [];

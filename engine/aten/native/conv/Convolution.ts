@@ -1,6 +1,8 @@
 // The convolution decompositions (aten/src/ATen/native/Convolution.cpp): conv1d/conv2d and their
 // transposed forms batchify the input and call convolution -> _convolution, which checks shapes,
-// views 1-d as 2-d, picks a backend and calls it (per group, then cat, for the slow backends).
+// views 1-d as 2-d, picks a backend and calls it (per group, then cat, for the slow backends: here the
+// group loop is conv2d_grouped_stub's TypeScript implementation, and the native one takes every group in
+// one call, GroupedConv.ts).
 //
 // Backend choice (_select_conv_backend) on CPU in this engine is the one PyTorch 1.13 makes with
 // MKLDNN disabled (torch.backends.mkldnn.flags(enabled=False)): Empty for a zero batch or channel
@@ -21,7 +23,7 @@ import { squeeze_dim } from "../../../generated/squeeze.js";
 import { unsqueeze_default } from "../../../generated/unsqueeze.js";
 import { contiguous_default } from "../../../generated/contiguous.js";
 import { narrow_default } from "../../../generated/narrow.js";
-import { cat_default } from "../../../generated/cat.js";
+import { cat_default, cat_out } from "../../../generated/cat.js";
 import { _unsafe_view_default } from "../../../generated/_unsafe_view.js";
 import { view_default } from "../../../generated/view.js";
 import { mul_Tensor } from "../../../generated/mul.js";
@@ -30,49 +32,64 @@ import { select_int } from "../../../generated/select.js";
 import { batchify, check_shape_forward, conv_input_size, conv_output_size, expand_param_if_needed, same_padding_lr, type ConvParams } from "./ConvUtils.js";
 import { sizesStr } from "./Dense.js";
 import { typeMetaName } from "../binary/TypeMeta.js";
+import { empty_impl, wrap } from "../../core/empty.js";
+import { borrow } from "../../../c10/Dispose.js";
+import { hasData } from "./Dense.js";
+import { conv2d_grouped_stub } from "./GroupedConv.js";
+import type { Conv2dArgs } from "./ConvKernels.js";
 
 /** Tensor::contiguous(): returns self without a dispatch when already contiguous. */
 export const contig = (t: Tensor): Tensor => (t.is_contiguous() ? t : (contiguous_default.call(t, null) as Tensor));
 
-const squeeze0 = (t: Tensor): Tensor => squeeze_dim.call(t, 0) as Tensor;
+/** Gives up an internal tensor the op made (a view, a temporary) once it is no longer needed, so that a
+ * result's dispose() can free its block at once (c10/Dispose.ts); never one of the caller's tensors. */
+export function drop(t: Tensor | null, ...callers: (Tensor | null)[]): void {
+  if (t !== null && !callers.includes(t)) t.dispose();
+}
+
+/** A result made as a view of the op's own intermediate: the intermediate gives up its share of the
+ * storage (it stays usable: it is the view's _base), so the result's dispose() frees the block. */
+export function view_result(base: Tensor, result: Tensor): Tensor {
+  if (base !== result && base._impl.storage === result._impl.storage) borrow(base._impl);
+  return result;
+}
+
+/** The unbatched result: the batch-of-one output viewed without its batch dim. */
+const squeeze0 = (t: Tensor): Tensor => view_result(t, squeeze_dim.call(t, 0) as Tensor);
+
+/** batchify's result, and drops its unsqueezed view of the input after the call. */
+function batched_call(input: Tensor, dim: number, name: string, f: (x: Tensor) => Tensor): Tensor {
+  const [x, batched] = batchify(input, dim, name);
+  const out = f(x);
+  drop(x, input);
+  return batched ? out : squeeze0(out);
+}
 
 export function conv1d(input: Tensor, weight: Tensor, bias: Tensor | null, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
-  const [x, batched] = batchify(input, 1, "conv1d");
-  const out = convolution_default.call(x, weight, bias, stride, padding, dilation, false, [0], groups) as Tensor;
-  return batched ? out : squeeze0(out);
+  return batched_call(input, 1, "conv1d", (x) => convolution_default.call(x, weight, bias, stride, padding, dilation, false, [0], groups) as Tensor);
 }
 
 export function conv2d(input: Tensor, weight: Tensor, bias: Tensor | null, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
   if (bias !== null && bias.dtype !== input.dtype) {
     throw new RuntimeError(`Input type (${typeMetaName(input.dtype.scalarType)}) and bias type (${typeMetaName(bias.dtype.scalarType)}) should be the same`);
   }
-  const [x, batched] = batchify(input, 2, "conv2d");
-  const out = convolution_default.call(x, weight, bias, stride, padding, dilation, false, [0, 0], groups) as Tensor;
-  return batched ? out : squeeze0(out);
+  return batched_call(input, 2, "conv2d", (x) => convolution_default.call(x, weight, bias, stride, padding, dilation, false, [0, 0], groups) as Tensor);
 }
 
 export function conv1d_padding(input: Tensor, weight: Tensor, bias: Tensor | null, stride: number[], padding: string, dilation: number[], groups: number): Tensor {
-  const [x, batched] = batchify(input, 1, "conv1d");
-  const out = _convolution_mode_default.call(x, weight, bias, stride, padding, dilation, groups) as Tensor;
-  return batched ? out : squeeze0(out);
+  return batched_call(input, 1, "conv1d", (x) => _convolution_mode_default.call(x, weight, bias, stride, padding, dilation, groups) as Tensor);
 }
 
 export function conv2d_padding(input: Tensor, weight: Tensor, bias: Tensor | null, stride: number[], padding: string, dilation: number[], groups: number): Tensor {
-  const [x, batched] = batchify(input, 2, "conv2d");
-  const out = _convolution_mode_default.call(x, weight, bias, stride, padding, dilation, groups) as Tensor;
-  return batched ? out : squeeze0(out);
+  return batched_call(input, 2, "conv2d", (x) => _convolution_mode_default.call(x, weight, bias, stride, padding, dilation, groups) as Tensor);
 }
 
 export function conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | null, stride: number[], padding: number[], outputPadding: number[], groups: number, dilation: number[]): Tensor {
-  const [x, batched] = batchify(input, 1, "conv_transpose1d");
-  const out = convolution_default.call(x, weight, bias, stride, padding, dilation, true, outputPadding, groups) as Tensor;
-  return batched ? out : squeeze0(out);
+  return batched_call(input, 1, "conv_transpose1d", (x) => convolution_default.call(x, weight, bias, stride, padding, dilation, true, outputPadding, groups) as Tensor);
 }
 
 export function conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | null, stride: number[], padding: number[], outputPadding: number[], groups: number, dilation: number[]): Tensor {
-  const [x, batched] = batchify(input, 2, "conv_transpose2d");
-  const out = convolution_default.call(x, weight, bias, stride, padding, dilation, true, outputPadding, groups) as Tensor;
-  return batched ? out : squeeze0(out);
+  return batched_call(input, 2, "conv_transpose2d", (x) => convolution_default.call(x, weight, bias, stride, padding, dilation, true, outputPadding, groups) as Tensor);
 }
 
 /** convolution_same: 'same' padding; an odd total padding pads the input on the right first. */
@@ -110,7 +127,9 @@ function convolution_same(input: Tensor, weight: Tensor, bias: Tensor | null, st
     }
   }
   const padded = constant_pad_nd_default.call(input, pad, 0) as Tensor;
-  return convolution_default.call(padded, weight, bias, stride, left, dilation, false, outputPadding, groups) as Tensor;
+  const out = convolution_default.call(padded, weight, bias, stride, left, dilation, false, outputPadding, groups) as Tensor;
+  padded.dispose();
+  return out;
 }
 
 export function _convolution_mode(input: Tensor, weight: Tensor, bias: Tensor | null, stride: number[], padding: string, dilation: number[], groups: number): Tensor {
@@ -163,11 +182,39 @@ function nogroup_backend(input: Tensor, weight: Tensor, bias: Tensor | null, bac
   }
 }
 
+/** subtensor (Convolution.cpp): group g's slice along dim, contiguous (the narrow view dropped after a copy). */
 export const subtensor = (t: Tensor | null, dim: number, groups: number, g: number): Tensor | null => {
   if (t === null) return null;
   const n = t.shape[dim] / groups;
-  return contig(narrow_default.call(t, dim, n * g, n) as Tensor);
+  const slice = narrow_default.call(t, dim, n * g, n) as Tensor;
+  const c = contig(slice);
+  if (c !== slice) slice.dispose();
+  return c;
 };
+
+const conv_args = (p: ConvParams): Conv2dArgs => ({ stride: p.stride, padding: p.padding, dilation: p.dilation });
+
+/** 1.13's group loop: a slow backend per group on contiguous slices, then cat. */
+function per_group(input: Tensor, weight: Tensor, bias: Tensor | null, backend: Backend, p: ConvParams, out: Tensor | null): Tensor {
+  const outputs: Tensor[] = [];
+  for (let g = 0; g < p.groups; g++) {
+    const [x, w, b] = [subtensor(input, 1, p.groups, g)!, subtensor(weight, 0, p.groups, g)!, subtensor(bias, 0, p.groups, g)];
+    outputs.push(nogroup_backend(x, w, b, backend, p));
+    drop(x, input);
+    drop(w, weight);
+    drop(b, bias);
+  }
+  const output = out === null ? (cat_default.call(outputs, 1) as Tensor) : (cat_out.call(outputs, 1, out) as Tensor);
+  for (const o of outputs) o.dispose();
+  return output;
+}
+
+/** conv2d_grouped_stub's TypeScript implementation: the group loop, cat into output. */
+function per_group_forward(output: Tensor, input: Tensor, weight: Tensor, bias: Tensor | null, a: Conv2dArgs, groups: number): void {
+  const p: ConvParams = { stride: [...a.stride], padding: [...a.padding], dilation: [...a.dilation], transposed: false, output_padding: [0, 0], groups };
+  per_group(input, weight, bias, p.dilation.some((d) => d !== 1) ? "SlowDilated2d" : "Slow2d", p, output);
+}
+conv2d_grouped_stub.register("ts", per_group_forward);
 
 export function _convolution(inputR: Tensor, weightR: Tensor, bias: Tensor | null, stride: number[], padding: number[], dilation: number[], transposed: boolean, outputPadding: number[], groups: number, _benchmark: boolean, _deterministic: boolean, _cudnnEnabled: boolean, _allowTf32: boolean): Tensor {
   let input = inputR;
@@ -206,16 +253,20 @@ export function _convolution(inputR: Tensor, weightR: Tensor, bias: Tensor | nul
     weight = contig(weight);
     if (p.groups === 1) output = nogroup_backend(input, weight, bias, backend, p);
     else {
-      const outputs: Tensor[] = [];
-      for (let g = 0; g < p.groups; g++) {
-        outputs.push(nogroup_backend(subtensor(input, 1, p.groups, g)!, subtensor(weight, 0, p.groups, g)!, subtensor(bias, 0, p.groups, g), backend, p));
-      }
-      output = cat_default.call(outputs, 1) as Tensor;
+      // the groups' outputs side by side in one [N, O, OH, OW] tensor (conv2d_grouped_stub, GroupedConv.ts);
+      // the loop itself for the rest (transposed, meta, an output too small: the backends' errors)
+      const size = conv_output_size(input.shape, weight.shape, p.padding, p.stride, p.dilation);
+      if (backend !== "SlowTranspose2d" && input.device.type === "cpu" && hasData(input) && size.every((s) => s > 0)) {
+        output = wrap(empty_impl(size, input.dtype, input.device));
+        conv2d_grouped_stub.call("cpu", output, input, weight, bias, conv_args(p), p.groups);
+      } else output = per_group(input, weight, bias, backend, p, null);
     }
   }
+  drop(input, inputR);
+  drop(weight, weightR);
   if (k === 3) {
     if (output.dim() !== 4) throw new RuntimeError(`expected 4D tensor, got tensor with ${output.dim()} dimensions instead`);
-    output = squeeze_dim.call(output, 2) as Tensor;
+    output = view_result(output, squeeze_dim.call(output, 2) as Tensor);
   }
   return output;
 }

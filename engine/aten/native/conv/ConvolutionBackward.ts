@@ -5,6 +5,7 @@
 // backend's backward per group: at::_slow_conv2d_backward (an op), or the DispatchStubs
 // slow_conv_dilated2d_backward_stub / slow_conv_transpose2d_backward_stub (not ops in 1.13: a trace
 // shows them as stubs under convolution_backward). Undefined outputs (output_mask false) are null.
+// Groups: conv2d_grouped_backward_stub (GroupedConv.ts), whose TypeScript implementation is that loop.
 
 import { NotImplementedError, RuntimeError } from "../../../c10/Errors.js";
 import type { Tensor } from "../../core/Tensor.js";
@@ -13,7 +14,7 @@ import { _slow_conv2d_backward_output_mask } from "../../../generated/_slow_conv
 import { zeros_like_default } from "../../../generated/zeros_like.js";
 import { zeros_default } from "../../../generated/zeros.js";
 import { sum_dim_IntList } from "../../../generated/sum.js";
-import { cat_default } from "../../../generated/cat.js";
+import { cat_default, cat_out } from "../../../generated/cat.js";
 import { convolution_default } from "../../../generated/convolution.js";
 import { add_Tensor } from "../../../generated/add.js";
 import { expand_default } from "../../../generated/expand.js";
@@ -25,7 +26,9 @@ import { unsqueeze_default } from "../../../generated/unsqueeze.js";
 import { AT_DISPATCH, ALL_TYPES_AND_BFLOAT16 } from "../unary/Dispatch.js";
 import { ScalarType, scalarTypeName } from "../../../c10/ScalarType.js";
 import { check_shape_forward, type ConvParams } from "./ConvUtils.js";
-import { contig, params, select_backend, subtensor, type Backend } from "./Convolution.js";
+import { contig, drop, params, select_backend, subtensor, view_result, type Backend } from "./Convolution.js";
+import { conv2d_grouped_backward_stub } from "./GroupedConv.js";
+import type { Conv2dArgs } from "./ConvKernels.js";
 import { slow_conv_dilated2d_backward_stub, slow_conv_transpose2d_backward_stub, type ConvGrads } from "./ConvBackwardKernels.js";
 import { hasData } from "./Dense.js";
 
@@ -68,6 +71,39 @@ function nogroupBackward(gradOutput: Tensor, input: Tensor, weight: Tensor, mask
   if (backend === "Slow2d") return _slow_conv2d_backward_output_mask.call(gradOutput, input, weight, kernel, p.stride, p.padding, [...mask]) as Grads3;
   return stubBackward(backend, gradOutput, input, weight, p, mask);
 }
+
+/** 1.13's group loop: each group's backward on contiguous slices, then cat (into grads' tensors when given). */
+function per_group_backward(gradOutput: Tensor, input: Tensor, weight: Tensor, mask: readonly boolean[], backend: Backend, p: ConvParams, into: ConvGrads | null): Grads3 {
+  const gis: Tensor[] = [], gws: Tensor[] = [], gbs: Tensor[] = [];
+  for (let g = 0; g < p.groups; g++) {
+    const [go, x, w] = [subtensor(gradOutput, 1, p.groups, g)!, subtensor(input, 1, p.groups, g)!, subtensor(weight, 0, p.groups, g)!];
+    const [a, b, c] = nogroupBackward(go, x, w, mask, backend, p);
+    drop(go, gradOutput);
+    drop(x, input);
+    drop(w, weight);
+    if (a) gis.push(a);
+    if (b) gws.push(b);
+    if (c) gbs.push(c);
+  }
+  const join = (parts: Tensor[], dim: number, out: Tensor | null | undefined): Tensor => {
+    const r = out ? (cat_out.call(parts, dim, out) as Tensor) : (cat_default.call(parts, dim) as Tensor);
+    for (const t of parts) t.dispose();
+    return r;
+  };
+  return [
+    mask[0] ? join(gis, 1, into?.grad_input) : null,
+    mask[1] ? join(gws, 0, into?.grad_weight) : null,
+    mask[2] ? join(gbs, 0, into?.grad_bias) : null,
+  ];
+}
+
+/** conv2d_grouped_backward_stub's TypeScript implementation: the group loop, cat into the given gradients. */
+function per_group_backward_stub(grads: ConvGrads, gradOutput: Tensor, input: Tensor, weight: Tensor, a: Conv2dArgs, groups: number): void {
+  const p: ConvParams = { stride: [...a.stride], padding: [...a.padding], dilation: [...a.dilation], transposed: false, output_padding: [0, 0], groups };
+  const mask = [grads.grad_input !== null, grads.grad_weight !== null, grads.grad_bias !== null];
+  per_group_backward(gradOutput, input, weight, mask, p.dilation.some((d) => d !== 1) ? "SlowDilated2d" : "Slow2d", p, grads);
+}
+conv2d_grouped_backward_stub.register("ts", per_group_backward_stub);
 
 export function convolution_backward(
   gradOutputR: Tensor, inputR: Tensor, weightR: Tensor, biasSizes: number[] | null, stride: number[], padding: number[], dilation: number[],
@@ -112,25 +148,26 @@ export function convolution_backward(
     input = contig(input);
     weight = contig(weight);
     if (p.groups === 1) [gi, gw, gb] = nogroupBackward(gradOutput, input, weight, outputMask, backend, p);
-    else {
-      const gis: Tensor[] = [], gws: Tensor[] = [], gbs: Tensor[] = [];
-      for (let g = 0; g < p.groups; g++) {
-        const [a, b, c] = nogroupBackward(subtensor(gradOutput, 1, p.groups, g)!, subtensor(input, 1, p.groups, g)!, subtensor(weight, 0, p.groups, g)!, outputMask, backend, p);
-        if (a) gis.push(a);
-        if (b) gws.push(b);
-        if (c) gbs.push(c);
+    else if (backend !== "SlowTranspose2d" && input.device.type === "cpu") {
+      // grad_input and grad_weight of every group in one stub call (GroupedConv.ts); grad_bias by the sum below
+      if (outputMask[0]) gi = newLike(input);
+      if (outputMask[1]) gw = newLike(weight);
+      if (gi !== null || gw !== null) {
+        const go = contig(gradOutput);
+        conv2d_grouped_backward_stub.call("cpu", { grad_input: gi, grad_weight: gw, grad_bias: null }, go, input, weight, { stride: p.stride, padding: p.padding, dilation: p.dilation }, p.groups);
+        drop(go, gradOutput);
       }
-      if (outputMask[0]) gi = cat_default.call(gis, 1) as Tensor;
-      if (outputMask[1]) gw = cat_default.call(gws, 0) as Tensor;
-      if (outputMask[2]) gb = cat_default.call(gbs, 0) as Tensor;
-    }
+    } else [gi, gw, gb] = per_group_backward(gradOutput, input, weight, outputMask, backend, p, null);
   }
-  if (k === 3) {
-    // view3d
-    if (outputMask[0]) gi = squeeze_dim.call(gi!, 2) as Tensor;
-    if (outputMask[1]) gw = squeeze_dim.call(gw!, 2) as Tensor;
-  }
+  drop(input, inputR);
+  drop(weight, weightR);
   if (outputMask[2] && gb === null) gb = sum_dim_IntList.call(gradOutput, [0, 2, 3], false, null) as Tensor;
+  if (k === 3) {
+    // view3d (grad_output's 4-d view dropped)
+    if (outputMask[0]) gi = view_result(gi!, squeeze_dim.call(gi!, 2) as Tensor);
+    if (outputMask[1]) gw = view_result(gw!, squeeze_dim.call(gw!, 2) as Tensor);
+    drop(gradOutput);
+  }
   return [gi, gw, gb];
 }
 
