@@ -54,6 +54,7 @@ static const Fn kFns[] = {
     FN(log2, log2_ff, [](double x) { return std::log2(x); }),
     FN(log10, log10_ff, [](double x) { return std::log10(x); }),
     FN(log1p, log1p_ff, [](double x) { return std::log1p(x); }),
+    FN(expm1, expm1_ff, [](double x) { return std::expm1(x); }),
 #if defined(__FMA__)
     {"sin", [](const float* in, float* out, int64_t n) { for (int64_t i = 0; i < n; ++i) out[i] = trig_ff<kSinFf>(in[i]); }, [](double x) { return std::sin(x); }, kTrigFfMax},
     {"cos", [](const float* in, float* out, int64_t n) { for (int64_t i = 0; i < n; ++i) out[i] = trig_ff<kCosFf>(in[i]); }, [](double x) { return std::cos(x); }, kTrigFfMax},
