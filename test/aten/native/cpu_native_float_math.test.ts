@@ -1,5 +1,5 @@
 // The float32 transcendentals computed in float precision (native/cpu/float_math.inc: sigmoid, silu,
-// tanh, log, log2, log10, log1p), on every instruction-set unit the CPU runs, against a float64
+// tanh, log, log2, log10, log1p, expm1, erf; sin, cos, tan on the units with FMA), on every instruction-set unit the CPU runs, against a float64
 // reference (V8's Math functions, rounded once to float32): the largest distance in ulps over a dense
 // sweep of float32 inputs (every 4099th bit pattern of both signs, plus every float in the ranges where
 // each function changes method), within the bound float_math.inc states; exactly the TS kernels'
@@ -10,6 +10,7 @@ import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { typedView } from "../../../engine/c10/ElementAccess.js";
+import { erf as erf_f64 } from "../../../engine/aten/native/unary/UnaryMath.js";
 import { kernelsRan, nativeIt as native, restoreNativeDefaults, runnableIsas, underTs } from "../../support/native_paths.js";
 import { ulps32 } from "../../support/ulps.js";
 
@@ -28,6 +29,7 @@ const fromBits = (b: number) => {
 const overflows = (x: number) => fround(Math.exp(-x)) === Infinity;
 // [name, op, stub, float64 reference, bound in ulps (units with FMA), bound on the baseline, the ranges swept densely]
 type Case = [string, (x: torch.Tensor) => torch.Tensor, string, (x: number) => number, number, number, [number, number][]];
+const TRIG_RANGES: [number, number][] = [[-0.8, 0.8], [1.5, 1.65], [3.1, 3.2], [333772, 333773], [1048000, 1049000]];
 const CASES: Case[] = [
   ["sigmoid", torch.sigmoid, "sigmoid_stub", (x) => (overflows(x) ? 0 : 1 / (1 + Math.exp(-x))), 2, 2, [[-81, -79], [-89, -88], [-1.2, 0.1]]],
   ["silu", (x) => torch.nn.functional.silu(x), "silu_stub", (x) => (overflows(x) ? x / Infinity : x / (1 + Math.exp(-x))), 3, 3, [[-81, -79], [-89, -88], [-2, 0.1]]],
@@ -36,9 +38,19 @@ const CASES: Case[] = [
   ["log2", torch.log2, "log2_stub", Math.log2, 1, 1, [[0.7, 1.45], [1e-39, 1.2e-38]]],
   ["log10", torch.log10, "log10_stub", Math.log10, 1, 2, [[0.7, 1.45], [1e-39, 1.2e-38]]],
   ["log1p", torch.log1p, "log1p_stub", Math.log1p, 1, 1, [[-0.3, 0.45], [-1, -0.99], [1e-8, 1e-7]]],
+  // erf: the TS kernel's FDLIBM erf in double as the reference (Math has none)
+  ["erf", torch.erf, "erf_stub", erf_f64, 1, 1, [[-0.9, 0.9], [1.2, 1.3], [2.8, 2.9], [3.9, 4.01], [1e-9, 4e-9]]],
+  ["expm1", torch.expm1, "expm1_stub", Math.expm1, 1, 1, [[-0.4, 0.4], [88, 89], [-18, -17], [1e-8, 1e-7]]],
+  // sin, cos, tan: float precision on the FMA units (|x| <= 2^20; beyond, glibc's double functions), the
+  // double path on the baseline; the ranges: around 0, pi/2 and pi, a multiple of pi near 2^20, and
+  // either side of 2^20 (blocks mixing both paths)
+  ["sin", torch.sin, "sin_stub", Math.sin, 1, 1, TRIG_RANGES],
+  ["cos", torch.cos, "cos_stub", Math.cos, 1, 1, TRIG_RANGES],
+  ["tan", torch.tan, "tan_stub", Math.tan, 2, 1, TRIG_RANGES],
 ];
 const SPECIALS = [0, -0, Infinity, -Infinity, NaN, 1, -1, 1e-45, -1e-45, 1e-40, -1e-40, 1.1754942e-38, -88.72284, -88.72283, -88.7228394, -80, -79.99999,
-  -103.97, -104, -200, 9.5, -9.5, 9.1, 20, 0.625, -0.625, 0.62499994, 3.4028235e38, -3.4028235e38, -0.99999994, 16777216, -0.5];
+  -103.97, -104, -200, 9.5, -9.5, 9.1, 20, 0.625, -0.625, 0.62499994, 3.4028235e38, -3.4028235e38, -0.99999994, 16777216, -0.5,
+  1048576, -1048576, 1048576.1, 1e7, 3.92, -3.92, 4, 0.84375, 1.25, 2.857143, 3.7e-9, -3.7e-9, 88.72283, 88.72284, 88.7228394, -17.3, -17.4, -30, -31, Math.fround(Math.PI), Math.fround(Math.PI / 2), -Math.fround(Math.PI / 2)];
 
 /** Where a result must be the TS kernel's exactly: special inputs (NaN, +-inf, +-0, subnormal) and results (0, +-1, +-inf, NaN). */
 const isSpecial = (x: number, want: number) =>
@@ -102,6 +114,15 @@ describe("float32 transcendentals in float precision (float_math.inc)", () => {
       const strided = f(arg.get("::3")).tolist() as number[];
       expect(strided, `${name} strided`).toEqual(full.filter((_, i) => i % 3 === 0));
       expect(f(arg.get(7).expand(5)).tolist(), `${name} broadcast`).toEqual(Array(5).fill(full[7]));
+      if (["sin", "cos", "tan"].includes(name)) {
+        // a block holding an element beyond the float path's range (or NaN) computes the others as before
+        const mixed = arg.clone();
+        mixed.get(100).fill_(1e7);
+        mixed.get(900).fill_(NaN);
+        const got = f(mixed).tolist() as number[];
+        expect(got.filter((_, i) => i !== 100 && i !== 900), `${name} mixed block`).toEqual(full.filter((_, i) => i !== 100 && i !== 900));
+        expect(got[100], `${name}(1e7)`).toBe(Math.fround((Math as any)[name](1e7)));
+      }
     }
   });
 });

@@ -1,9 +1,12 @@
-// The native float32 sin, cos and tan (native/cpu/pointwise_kernels.inc: trig_f32): double arithmetic
-// (Cody-Waite reduction by pi/2 in three parts, Taylor series through r^19), vectorized, with glibc
-// for |x| > 2^20, inf and NaN. Stated bound: the correctly rounded float of the true value, as the
-// TypeScript kernels' Math.fround(Math.sin(x)), except where the true value lies within ~1e-16 of a
-// rounding boundary: none of the inputs here (random bit patterns over the whole float range, a dense
-// sweep, the floats nearest the multiples of pi/2 up to 2^20, the specials) is off, on every unit.
+// The native float32 sin, cos and tan (native/cpu/pointwise_kernels.inc). The baseline unit (and
+// bfloat16 on every unit): trig_f32, double arithmetic (Cody-Waite reduction by pi/2 in three parts,
+// Taylor series through r^19), vectorized, with glibc for |x| > 2^20, inf and NaN: the correctly rounded
+// float of the true value, as the TypeScript kernels' Math.fround(Math.sin(x)), except where the true
+// value lies within ~1e-16 of a rounding boundary: none of the inputs here (random bit patterns over the
+// whole float range, a dense sweep, the floats nearest the multiples of pi/2 up to 2^20, the specials)
+// is off. The units with FMA: trig_ff32 (float_math.inc's trig_ff, in float) for |x| <= 2^20, within
+// 1 ulp of the correctly rounded value on every input here (every float32 in that range, by
+// scripts/scan_float_math.cc), glibc's beyond as the baseline's; specials and |x| > 2^20 exactly so.
 import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
@@ -46,6 +49,20 @@ function inputs(): Float32Array {
   return new Float32Array(out);
 }
 
+const i32 = new Int32Array(1), f32v = new Float32Array(i32.buffer);
+function ulps32(a: number, b: number): number {
+  const key = (x: number) => {
+    f32v[0] = x;
+    return i32[0] < 0 ? -2147483648 - i32[0] : i32[0];
+  };
+  return Math.abs(key(a) - key(b));
+}
+function expectWithin(got: Float32Array, want: Float32Array, bound: number, what: string): void {
+  let worst = 0;
+  for (let i = 0; i < got.length; i++) if (!(Number.isNaN(got[i]) && Number.isNaN(want[i]))) worst = Math.max(worst, ulps32(got[i], want[i]));
+  expect(worst, what).toBeLessThanOrEqual(bound);
+}
+
 const FUNCTIONS: [string, (t: torch.Tensor) => torch.Tensor, (x: number) => number][] = [
   ["sin", torch.sin, Math.sin],
   ["cos", torch.cos, Math.cos],
@@ -61,11 +78,15 @@ describe("native float32 sin, cos, tan", () => {
         expect(kernelsRan(() => f(x)), `${name} [${isa}]`).toContain(`${name}_stub:native`);
         const got = floatsOf(f(x));
         const bad: number[] = [];
+        const floatPath = isa !== "DEFAULT"; // (in float: within 1 ulp for |x| <= 2^20, exact elsewhere)
         for (let i = 0; i < xs.length && bad.length < 5; i++) {
           const want = Math.fround(ref(xs[i]));
-          if (!Object.is(got[i], want) && !(Number.isNaN(got[i]) && Number.isNaN(want))) bad.push(xs[i]);
+          if (Object.is(got[i], want) || (Number.isNaN(got[i]) && Number.isNaN(want))) continue;
+          const inRange = Math.abs(xs[i]) <= 1048576 && Math.abs(xs[i]) >= 2 ** -126 && want !== 0;
+          if (floatPath && inRange && ulps32(got[i], want) <= 1) continue;
+          bad.push(xs[i]);
         }
-        expect(bad, `${name} [${isa}]: inputs whose result is not the correctly rounded one`).toEqual([]);
+        expect(bad, `${name} [${isa}]: inputs off their bound (${floatPath ? "1 ulp" : "correctly rounded"})`).toEqual([]);
       }
     }
   }, 120_000);
@@ -78,10 +99,14 @@ describe("native float32 sin, cos, tan", () => {
       _set_native_isa(isa);
       for (const [name, f] of FUNCTIONS) {
         const what = `${name} [${isa}]`;
-        for (const v of [base, base.t(), base.get(":", "::3")]) expect(floatsOf(f(v)), what).toEqual(floatsOf(underTs(() => f(v))));
+        // the strided and in-place rows give the contiguous row's bits (each within its bound of the TS kernel)
+        const full = floatsOf(f(base));
+        expectWithin(full, floatsOf(underTs(() => f(base))), isa === "DEFAULT" ? 0 : 1, what);
+        expect(floatsOf(f(base.t())), `${what} transposed`).toEqual(floatsOf(f(base.t().contiguous())));
+        expect(floatsOf(f(base.get(":", "::3"))), `${what} strided`).toEqual(floatsOf(f(base.get(":", "::3").contiguous())));
         const inPlace = base.clone();
         (inPlace as any)[`${name}_`]();
-        expect(floatsOf(inPlace), `${what} in place`).toEqual(floatsOf(underTs(() => f(base))));
+        expect(floatsOf(inPlace), `${what} in place`).toEqual(full);
         // (float16 has no CPU sin in PyTorch 1.13: "sin_vml_cpu" not implemented for 'Half')
         const h = base.get(":8").to(torch.bfloat16);
         expect(f(h).to(torch.float32).tolist(), `${what} bfloat16`).toEqual(underTs(() => f(h)).to(torch.float32).tolist());

@@ -4,6 +4,7 @@
 // log_sigmoid.out are its first output.
 
 import { RuntimeError } from "../../../c10/Errors.js";
+import { end_composite } from "../../../c10/Dispose.js";
 import { ScalarType, scalarTypeName } from "../../../c10/ScalarType.js";
 import { build_unary, hasData } from "../unary/UnaryIterator.js";
 import { below_ADInplaceOrView } from "../unary/Nested.js";
@@ -75,10 +76,14 @@ export function log_sigmoid_forward_out_cpu(self: Tensor, output: Tensor, buffer
   return pair(output, buffer);
 }
 
-/** log_sigmoid (CompositeImplicitAutograd): std::get<0>(at::log_sigmoid_forward(self)). */
+/**
+ * log_sigmoid (CompositeImplicitAutograd): std::get<0>(at::log_sigmoid_forward(self)). The buffer dies
+ * with the op, as PyTorch's tuple element does when the function returns (autograd's saved copy keeps its
+ * own share): left to the collector, a fresh block per call made log_sigmoid of 2^20 floats ~2.5x slower.
+ */
 export function log_sigmoid(self: Tensor): Tensor {
   const [output, buffer] = log_sigmoid_forward_default.call(self) as Pair;
-  buffer.dispose(); // the buffer dies here unless backward saved it (it keeps its own share)
+  end_composite([buffer], [output], [self]);
   return output;
 }
 
