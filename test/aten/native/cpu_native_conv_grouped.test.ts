@@ -17,23 +17,16 @@
 import { describe, it, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import type { Tensor } from "../../../engine/aten/core/Tensor.js";
-import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { _set_native_isa } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { _dispose_stats } from "../../../engine/c10/Dispose.js";
-import { underTs, kernelsRan } from "../../support/native_paths.js";
+import { underTs, kernelsRan, nativeIt, nativeStatus, bestIsa, runnableIsas, restoreNativeDefaults } from "../../support/native_paths.js";
 
-const status = torch._C._native_status();
-const native = status.loaded ? it : it.skip;
-const defaultThreads = torch.get_num_threads();
-const best = status.loaded ? status.addon!.best_capability : "DEFAULT";
-const ISAS = (["DEFAULT", "AVX2", "AVX512"] as const).filter((isa) => !status.loaded || isa === "DEFAULT" || (isa === "AVX2" ? best !== "DEFAULT" : best === "AVX512"));
+const native = nativeIt;
+const best = bestIsa;
+const ISAS = runnableIsas();
 const F = torch.nn.functional as any;
 
-afterEach(() => {
-  set_cpu_capability(null);
-  torch.set_num_threads(defaultThreads);
-  if (status.loaded) _set_native_isa(best as any);
-});
+afterEach(restoreNativeDefaults);
 
 const flat = (t: Tensor) => t.contiguous().reshape(-1).tolist() as number[];
 const unit = (t: Tensor) => (t.dtype === torch.float32 ? 2 ** -24 : 2 ** -53);
@@ -143,7 +136,7 @@ describe("native grouped and depthwise conv2d agree with the TypeScript group lo
 });
 
 describe("dispose() frees a convolution's result at once (no internal view keeps its storage)", () => {
-  const nativeAlloc = status.loaded && process.env.GLASSTORCH_NATIVE_ALLOCATOR !== "0" ? it : it.skip;
+  const nativeAlloc = nativeStatus.loaded && process.env.GLASSTORCH_NATIVE_ALLOCATOR !== "0" ? it : it.skip;
   const calls: [string, () => Tensor][] = [
     ["conv1d", () => F.conv1d(torch.randn(4, 8, 256), torch.randn(8, 8, 3), null, 1, 1)],
     ["conv1d unbatched", () => F.conv1d(torch.randn(8, 512), torch.randn(8, 8, 3), null, 1, 1)],
