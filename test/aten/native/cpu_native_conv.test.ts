@@ -194,4 +194,18 @@ describe("native conv2d implicit-GEMM forward and grad_input agree with the Type
       }
     for (const r of res.slice(1)) expect(r).toEqual(res[0]);
   }, 60_000);
+  native("K blocks resume each tile's sums from C: a partial last panel and a tail tile over 216 taps keep the im2col path's bits", () => {
+    // 24 channels x 9 taps = 216 > kConvKc (192): two blocks of 108; 13 outputs (a tail tile), 9 x 19 = 171
+    // columns (a partial last panel), so the resume reads partial tiles back too
+    torch.manual_seed(7);
+    const x = torch.randn(2, 24, 9, 17), w = torch.randn(13, 24, 3, 3);
+    const res: number[][] = [];
+    for (const path of ["auto", "im2col"] as const)
+      for (const threads of [1, 2]) {
+        nativeAddon!.set_conv_path(path);
+        torch.set_num_threads(threads);
+        res.push(flat(F.conv2d(x, w, null, { padding: 1 })));
+      }
+    for (const r of res.slice(1)) expect(r).toEqual(res[0]);
+  }, 60_000);
 });
