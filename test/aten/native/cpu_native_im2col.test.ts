@@ -6,19 +6,15 @@
 import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
-import { bestIsa, kernelsRan, nativeIt, runnableIsas, underTs } from "../../support/native_paths.js";
+import { kernelsRan, nativeIt, restoreNativeDefaults, runnableIsas, underTs } from "../../support/native_paths.js";
+import { asText } from "../../support/exact_text.js";
 
 nativeSizePolicy.minNumel = 0;
 const ISAS = runnableIsas();
 const F = torch.nn.functional;
 
-afterEach(() => {
-  if (ISAS.length > 0) _set_native_isa(bestIsa as any);
-});
+afterEach(restoreNativeDefaults);
 
-const asText = (t: torch.Tensor) =>
-  JSON.stringify(t.to(torch.float64).contiguous().view(-1).tolist(), (_k, v) =>
-    Number.isNaN(v) ? "NaN" : v === Infinity ? "inf" : v === -Infinity ? "-inf" : Object.is(v, -0) ? "-0" : v);
 
 // [name, kernel, options]
 const WINDOWS: [string, number[], Record<string, unknown>][] = [

@@ -12,6 +12,7 @@ import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { bestIsa, kernelsRan, nativeIt, runnableIsas, underTs } from "../../support/native_paths.js";
+import { asText } from "../../support/exact_text.js";
 
 nativeSizePolicy.minNumel = 0;
 const ISAS = runnableIsas();
@@ -30,9 +31,6 @@ function expectClose(got: torch.Tensor, want: torch.Tensor, what: string, rel: n
   expect(bad === -1 ? null : { at: bad, got: g[bad], want: w[bad] }, what).toBeNull();
 }
 
-const asText = (t: torch.Tensor) =>
-  JSON.stringify(t.to(torch.float64).contiguous().view(-1).tolist(), (_k, v) =>
-    Number.isNaN(v) ? "NaN" : v === Infinity ? "inf" : v === -Infinity ? "-inf" : Object.is(v, -0) ? "-0" : v);
 
 /** [a, b] of shape [60, 50]: normals, the specials, and differences of exactly +-1, +-0.5 and +-2 (beta / delta). */
 function pair(dtype: torch.dtype): [torch.Tensor, torch.Tensor] {
