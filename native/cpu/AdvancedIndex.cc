@@ -48,14 +48,7 @@ constexpr int kMaxOps = 2 + kMaxIndices;
 // ScalarType codes (c10/ScalarType.ts)
 enum DType { kByte = 0, kChar = 1, kShort = 2, kInt = 3, kLong = 4, kHalf = 5, kFloat = 6, kDouble = 7, kBool = 11, kBFloat16 = 15 };
 
-struct Plan {
-  int ndim = 0;
-  int nops = 0;
-  int64_t shape[kMaxDims];
-  int64_t strides[kMaxOps][kMaxDims];  // bytes, innermost dim first
-  char* base[kMaxOps];
-  int64_t numel = 1;
-};
+using Plan = StridedPlan<kMaxOps>;
 
 // self's indexed dims: the sizes the index values are checked against and the byte strides they step
 struct Indexed {

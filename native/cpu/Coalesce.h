@@ -11,6 +11,18 @@
 
 namespace glasstorch {
 
+// A driver's plan of N operands: the coalesced dims (innermost first) and each operand's byte strides
+// and base pointer (the drivers whose plan needs nothing more use it as it is).
+template <int N>
+struct StridedPlan {
+  int ndim = 0;
+  int nops = 0;
+  int64_t shape[kMaxDims];
+  int64_t strides[N][kMaxDims];  // bytes, innermost dim first
+  char* base[N];
+  int64_t numel = 1;
+};
+
 // Walks the given order (innermost = last dim): size-1 dims dropped, a dim merged into the next inner
 // one when every operand steps through both as one. An all-size-1 shape becomes one dim of numel.
 template <class Plan>

@@ -31,14 +31,7 @@ const Table& table() {
 constexpr int kMaxOps = 5;
 constexpr int64_t kSplitElems = 64;  // chunk starts on 64-element boundaries (Pointwise.cc says why)
 
-struct Plan {
-  int ndim = 0;
-  int nops = 0;
-  int64_t shape[kMaxDims];
-  int64_t strides[kMaxOps][kMaxDims];  // bytes, innermost dim first
-  char* base[kMaxOps];
-  int64_t numel = 1;
-};
+using Plan = StridedPlan<kMaxOps>;
 
 int arity(int op) {
   if (op == kPreluBackward) return 5;

@@ -45,14 +45,7 @@ enum DType { kByte = 0, kChar = 1, kShort = 2, kInt = 3, kLong = 4, kFloat = 6, 
 
 // ---- the strided driver (TensorIteratorBase::for_each over coalesced dims) ----
 
-struct Plan {
-  int ndim = 0;
-  int nops = 0;
-  int64_t shape[kMaxDims];
-  int64_t strides[kMaxOps][kMaxDims];  // bytes, innermost dim first
-  char* base[kMaxOps];
-  int64_t numel = 1;
-};
+using Plan = StridedPlan<kMaxOps>;
 
 template <typename Row>
 void run(const Plan& p, const Row& row) {
