@@ -35,14 +35,9 @@ namespace {
 
 constexpr int kMaxOps = 4;
 
-struct Plan {
-  int ndim = 0;
-  int nops = 0;
-  int64_t shape[kMaxDims];
-  int64_t strides[kMaxOps][kMaxDims];  // bytes, innermost dim first
-  char* base[kMaxOps];
+// the strided plan, and each operand's element size (operands of different dtypes)
+struct Plan : StridedPlan<kMaxOps> {
   int64_t itemsize[kMaxOps];
-  int64_t numel = 1;
   // bytes the op reads and writes (an operand broadcast over every dim counts for nothing)
   int64_t footprint() const {
     int64_t per = 0;
