@@ -115,16 +115,6 @@ export function borrow(impl: TensorImpl): void {
   }
 }
 
-/**
- * An op returns `result`, a view of its own intermediate `base` (stack: a view of cat's result): the
- * intermediate gives up its share, as PyTorch's drops its reference when the op returns and the view's
- * keeps the memory, so result.dispose() frees the block. The base stays usable (it is the view's _base);
- * nothing changes unless result is another impl that owns a share of the same storage.
- */
-export function hand_to_view(base: TensorImpl, result: TensorImpl): void {
-  if (base !== result && result.owns_storage && base.storage === result.storage) borrow(base);
-}
-
 /** A tensor handle as this file sees it (aten's Tensor). */
 interface Handle {
   _impl: TensorImpl;
@@ -133,8 +123,8 @@ interface Handle {
 
 /**
  * The end of a composite op: the tensors it made on the way die, as PyTorch's temporaries do when the op
- * returns. One over a result's storage (its base, a window of it) gives up its share and stays usable (a
- * view's _base); any other is disposed, so its block is freed now unless something else holds it (the
+ * returns. One over a result's storage (the intermediate a returned view was made from, a window of it) gives up
+ * its share and stays usable (a view's _base); any other is disposed, so its block is freed now unless something else holds it (the
  * caller's tensor it is a view of, a saved variable). The results and the op's inputs are left alone.
  */
 export function end_composite(made: readonly (Handle | null)[], results: readonly Handle[], inputs: readonly (Handle | null)[] = []): void {

@@ -1,4 +1,4 @@
-// The temporaries an op makes die with it (engine/c10/Dispose.ts: borrow, hand_to_view, end_composite), as
+// The temporaries an op makes die with it (engine/c10/Dispose.ts: borrow, end_composite), as
 // PyTorch's do when their refcount drops at the end of the op: an internal view or intermediate that kept its
 // share of a storage kept result.dispose() (or an input's dispose()) from freeing the block, which then waited
 // for the garbage collector (a cat into fresh memory each call ran at half the speed of cat into the same block).

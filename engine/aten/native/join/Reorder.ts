@@ -3,7 +3,7 @@
 // reversed; roll along one dim is cat(narrow(start..), narrow(..start)), several dims roll one at a
 // time, and no dim rolls the flattened tensor.
 
-import { borrow, hand_to_view } from "../../../c10/Dispose.js";
+import { borrow, end_composite } from "../../../c10/Dispose.js";
 import { forEachIndex } from "../../../c10/ElementAccess.js";
 export { forEachIndex };
 import { RuntimeError } from "../../../c10/Errors.js";
@@ -82,7 +82,7 @@ function roll_common(self: Tensor, shifts: readonly number[], dims: readonly num
     // the temporaries die here, as PyTorch's: result alone owns its block (c10/Dispose.ts)
     borrow(flattened._impl);
     if (c !== self) c.dispose();
-    hand_to_view(rolled._impl, result._impl);
+    end_composite([rolled], [result]);
     return result;
   }
   if (shifts.length !== dims.length) {

@@ -14,7 +14,7 @@ import { atleast_2d_Sequence } from "../../../generated/atleast_2d.js";
 import { atleast_3d_Sequence } from "../../../generated/atleast_3d.js";
 import { resize_output } from "../Resize.js";
 import { list, sameList } from "./common.js";
-import { borrow, hand_to_view } from "../../../c10/Dispose.js";
+import { borrow, end_composite } from "../../../c10/Dispose.js";
 
 function check_stack_inputs(tensors: readonly Tensor[]): void {
   const entry = tensors[0]._impl.sizes();
@@ -37,7 +37,7 @@ export function stack(tensors: readonly Tensor[], dim: number): Tensor {
     resultSizes.splice(wrapped, 0, tensors.length);
     const out = cat_default.call(tensors, wrapped) as Tensor;
     const result = view_default.call(out, resultSizes) as Tensor; // one can always split a dimension with view
-    hand_to_view(out._impl, result._impl);
+    end_composite([out], [result]);
     return result;
   }
   const inputs = get_stack_inputs(tensors, dim);

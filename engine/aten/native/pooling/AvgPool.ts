@@ -2,7 +2,7 @@
 // its meta part checks the arguments and sizes the output; the impl runs avg_pool2d_kernel.
 // avg_pool1d unsqueezes to 2-d.
 
-import { borrow, hand_to_view } from "../../../c10/Dispose.js";
+import { borrow, end_composite } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { maybe_wrap_dim } from "../../../c10/WrapDimMinimal.js";
@@ -53,6 +53,6 @@ export function avg_pool1d(self: Tensor, kernelSize: number[], stride: number[],
   const result = squeeze_dim.call(out, -2) as Tensor;
   // the temporaries give up their shares (c10/Dispose.ts): result alone owns its block
   borrow(input._impl);
-  hand_to_view(out._impl, result._impl);
+  end_composite([out], [result]);
   return result;
 }

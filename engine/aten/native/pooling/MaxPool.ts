@@ -4,7 +4,7 @@
 // max_pool1d_with_indices unsqueezes to 2-d; max_pool1d runs its own indexless kernel on CPU when no
 // gradient is needed, otherwise (or on another device, meta included) goes through the indexed op.
 
-import { borrow, hand_to_view } from "../../../c10/Dispose.js";
+import { borrow, end_composite } from "../../../c10/Dispose.js";
 import { RuntimeError } from "../../../c10/Errors.js";
 import { int64, ScalarType } from "../../../c10/ScalarType.js";
 import type { Tensor } from "../../core/Tensor.js";
@@ -67,8 +67,7 @@ export function max_pool1d_with_indices(self: Tensor, kernelSize: number[], stri
   const result: [Tensor, Tensor] = [squeeze_dim.call(out, -2) as Tensor, squeeze_dim.call(idx, -2) as Tensor];
   // the temporaries give up their shares (c10/Dispose.ts): the results alone own their blocks
   borrow(input._impl);
-  hand_to_view(out._impl, result[0]._impl);
-  hand_to_view(idx._impl, result[1]._impl);
+  end_composite([out, idx], result);
   return result;
 }
 
