@@ -1,7 +1,8 @@
 // The native asin, acos, atan, atan2, erf, erfc, erfinv and logit (native/cpu/pointwise_special.inc) against the
 // TypeScript kernels. asin/acos/atan/atan2 are FDLIBM's algorithms, V8's Math functions, computed
-// branch-free and vectorized: the same bits as the TS kernels for float64 too, and so for float32 and
-// bfloat16 (rounded once). erfc of float32 and bfloat16 and erf of bfloat16 are FDLIBM's s_erf.c branch-free
+// branch-free and vectorized: the same bits as the TS kernels for float64 too, and so for bfloat16 and
+// float32 atan2 (rounded once); float32 asin, acos and atan compute in float (float_math.inc), within 1
+// ulp of the TS kernels, their special inputs exactly (cpu_native_float_math.test.ts sweeps them). erfc of float32 and bfloat16 and erf of bfloat16 are FDLIBM's s_erf.c branch-free
 // with a vectorized exp (the TS kernels' bits on every input here, across all of its ranges); float32 erf
 // computes in float (erf_ff, within 1 ulp); erfinv and logit
 // give the TS kernels' float32 and bfloat16 bits; float64 erf/erfc/erfinv/logit call glibc and are
@@ -92,8 +93,18 @@ describe("native asin, acos, atan, atan2 (FDLIBM, vectorized)", () => {
         _set_native_isa(isa);
         for (const [name, f] of EXACT) {
           expect(kernelsRan(() => f(x)), `${name} ${kind} [${isa}]`).toContain(`${name}_stub:native`);
-          const bad = differences(valuesOf(f(x)), valuesOf(underTs(() => f(x))));
-          expect(bad.map((i) => xs[i]), `${name} ${kind} [${isa}]: inputs off the TS kernel`).toEqual([]);
+          const got = valuesOf(f(x)), want = valuesOf(underTs(() => f(x)));
+          if (kind === "float32") {
+            // within 1 ulp, and the special inputs (zeros, infinities, NaN, +-1, outside [-1, 1], subnormal) exactly
+            const far = [...got.keys()].filter((i) => ulps32(got[i], want[i]) > 1);
+            expect(far.slice(0, 5).map((i) => xs[i]), `${name} ${kind} [${isa}]: inputs over 1 ulp off the TS kernel`).toEqual([]);
+            const specials = [0, -0, Infinity, -Infinity, NaN, 1, -1, 2, -2, 1e-45, -1e-45, 3.4e38, -3.4e38].map((v) => Math.fround(v));
+            const sx = new Float32Array(specials), sg = valuesOf(f(tensorOf(sx))), sw = valuesOf(underTs(() => f(tensorOf(sx))));
+            expect(differences(sg, sw).map((i) => specials[i]), `${name} specials [${isa}]`).toEqual([]);
+          } else {
+            const bad = differences(got, want);
+            expect(bad.map((i) => xs[i]), `${name} ${kind} [${isa}]: inputs off the TS kernel`).toEqual([]);
+          }
         }
         expect(kernelsRan(() => torch.atan2(x, y)), `atan2 ${kind} [${isa}]`).toContain("atan2_stub:native");
         const bad = differences(valuesOf(torch.atan2(x, y)), valuesOf(underTs(() => torch.atan2(x, y))));
@@ -136,7 +147,13 @@ describe("native asin, acos, atan, atan2 (FDLIBM, vectorized)", () => {
         ["atan bfloat16", () => torch.atan(base.to(torch.bfloat16))],
       ];
       for (const [name, f] of cases) {
-        expect(differences(valuesOf(f()), valuesOf(underTs(f))), `${name} [${isa}]`).toEqual([]);
+        const got = valuesOf(f()), want = valuesOf(underTs(f));
+        if (/^a(sin|cos|tan) (?!bfloat16)/.test(name)) {
+          // float32 asin, acos, atan: in float, within 1 ulp
+          expect([...got.keys()].filter((i) => ulps32(got[i], want[i]) > 1), `${name} [${isa}]`).toEqual([]);
+          continue;
+        }
+        expect(differences(got, want), `${name} [${isa}]`).toEqual([]);
       }
     }
   });
