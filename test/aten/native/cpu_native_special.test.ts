@@ -107,8 +107,10 @@ describe("native asin, acos, atan, atan2 (FDLIBM, vectorized)", () => {
           }
         }
         expect(kernelsRan(() => torch.atan2(x, y)), `atan2 ${kind} [${isa}]`).toContain("atan2_stub:native");
-        const bad = differences(valuesOf(torch.atan2(x, y)), valuesOf(underTs(() => torch.atan2(x, y))));
-        expect(bad.map((i) => [xs[i], xs[xs.length - 1 - i]]), `atan2 ${kind} [${isa}]`).toEqual([]);
+        const ga = valuesOf(torch.atan2(x, y)), wa = valuesOf(underTs(() => torch.atan2(x, y)));
+        // float32 atan2 computes in float on the units with FMA: within 1 ulp there
+        const bad = kind === "float32" && isa !== "DEFAULT" ? [...ga.keys()].filter((i) => ulps32(ga[i], wa[i]) > 1) : differences(ga, wa);
+        expect(bad.slice(0, 5).map((i) => [xs[i], xs[xs.length - 1 - i]]), `atan2 ${kind} [${isa}]`).toEqual([]);
       }
     }
   }, 120_000);
@@ -122,11 +124,18 @@ describe("native asin, acos, atan, atan2 (FDLIBM, vectorized)", () => {
       const ya = torch.tensor(a, { dtype }), xb = torch.tensor(b, { dtype });
       for (const isa of ISAS) {
         _set_native_isa(isa);
-        expect(differences(valuesOf(torch.atan2(ya, xb)), valuesOf(underTs(() => torch.atan2(ya, xb)))), `${dtype} [${isa}]`).toEqual([]);
+        // float32 on the units with FMA (in float): the pairs with a zero, infinity or NaN exactly, the rest within 1 ulp
+        const inFloat = dtype === torch.float32 && isa !== "DEFAULT";
+        const off = (g: ArrayLike<number>, w: ArrayLike<number>, ys: number[], xs: number[]) =>
+          inFloat
+            ? Array.from(g, (_, i) => i).filter((i) => (!Number.isFinite(ys[i] * xs[i]) || ys[i] * xs[i] === 0 ? !(Object.is(g[i], w[i]) || (Number.isNaN(g[i]) && Number.isNaN(w[i]))) : ulps32(g[i], w[i]) > 1))
+            : differences(g, w);
+        expect(off(valuesOf(torch.atan2(ya, xb)), valuesOf(underTs(() => torch.atan2(ya, xb))), a, b), `${dtype} [${isa}]`).toEqual([]);
         const many = torch.randn(3000, { dtype }), other = torch.randn(3000, { dtype });
         many.narrow(0, 1200, a.length).copy_(ya);
         other.narrow(0, 1200, a.length).copy_(xb);
-        expect(differences(valuesOf(torch.atan2(many, other)), valuesOf(underTs(() => torch.atan2(many, other)))), `${dtype} mixed [${isa}]`).toEqual([]);
+        const ms = Array.from(valuesOf(many)), os = Array.from(valuesOf(other));
+        expect(off(valuesOf(torch.atan2(many, other)), valuesOf(underTs(() => torch.atan2(many, other))), ms, os), `${dtype} mixed [${isa}]`).toEqual([]);
       }
     }
   });
@@ -148,8 +157,8 @@ describe("native asin, acos, atan, atan2 (FDLIBM, vectorized)", () => {
       ];
       for (const [name, f] of cases) {
         const got = valuesOf(f()), want = valuesOf(underTs(f));
-        if (/^a(sin|cos|tan) (?!bfloat16)/.test(name)) {
-          // float32 asin, acos, atan: in float, within 1 ulp
+        if (/^a(sin|cos|tan) (?!bfloat16)/.test(name) || (name.startsWith("atan2") && isa !== "DEFAULT")) {
+          // float32 asin, acos, atan (and atan2 on the units with FMA): in float, within 1 ulp
           expect([...got.keys()].filter((i) => ulps32(got[i], want[i]) > 1), `${name} [${isa}]`).toEqual([]);
           continue;
         }
@@ -192,8 +201,8 @@ describe("native erf, erfc, erfinv, logit", () => {
           const what = `${name} ${dtype} [${isa}]`;
           expect(kernelsRan(() => f(dtype)), what).toContain(`${stub}_stub:native`);
           const got = valuesOf(f(dtype)), want = valuesOf(underTs(() => f(dtype)));
-          if (dtype === torch.float32 && stub === "erf") {
-            // float32 erf computes in float (erf_ff): within 1 ulp of the TS kernel's correctly rounded value
+          if (dtype === torch.float32 && (stub === "erf" || stub === "logit")) {
+            // float32 erf and logit's log compute in float (erf_ff, log_ff): within 1 ulp of the TS kernel's correctly rounded value
             let worst = 0;
             for (let i = 0; i < got.length; i++) worst = Math.max(worst, ulps32(got[i], want[i]));
             expect(worst, what).toBeLessThanOrEqual(1);
@@ -225,7 +234,13 @@ describe("native erf, erfc, erfinv, logit", () => {
         ];
         for (const [name, f] of cases) {
           const got = valuesOf(f()), want = valuesOf(underTs(f));
-          if (dtype !== torch.float64) expect(differences(got, want), `${name} ${dtype} [${isa}]`).toEqual([]);
+          if (dtype === torch.float32 && name.startsWith("logit")) {
+            // float32 logit's log in float: within 1 ulp, its infinities, NaN and 0 exactly
+            for (let i = 0; i < got.length; i++) {
+              if (!Number.isFinite(want[i]) || want[i] === 0) expect(Object.is(got[i], want[i]) || (Number.isNaN(got[i]) && Number.isNaN(want[i])), `${name} #${i} [${isa}]`).toBe(true);
+              else expect(ulps32(got[i], want[i]), `${name} #${i} [${isa}]`).toBeLessThanOrEqual(1);
+            }
+          } else if (dtype !== torch.float64) expect(differences(got, want), `${name} ${dtype} [${isa}]`).toEqual([]);
           else for (let i = 0; i < got.length; i++) expect(ulps(got[i], want[i]), `${name} ${dtype} [${isa}] #${i}`).toBeLessThanOrEqual(2);
         }
       }
