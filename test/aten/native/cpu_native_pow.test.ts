@@ -89,6 +89,32 @@ describe("native float32 pow", () => {
     }
   });
 
+  native("contiguous blocks (e^(y log x) alone where every x > 0 and y finite) give the strided loop's bits", () => {
+    // blocks of regular pairs, some with one result below 2^-126 (0.5^140: the block is redone), one with a
+    // special (a negative base); each against the same pairs read with a stride (every element through pow_fd)
+    const n = 4096, xs: number[] = [], ys: number[] = [];
+    for (let i = 0; i < n; i++) xs.push(Math.fround(0.05 + 3 * rand())), ys.push(Math.fround((rand() - 0.5) * 30));
+    xs[300] = 0.5, ys[300] = 140; // 2^-140
+    xs[301] = 0.5, ys[301] = 150; // 2^-150: halfway, to even (0)
+    xs[1000] = -2, ys[1000] = 3;
+    xs[2000] = 3, ys[2000] = Infinity;
+    const x = f32(xs), y = f32(ys);
+    const wide = (v: number[]) => f32(v.flatMap((u) => [u, 7]));
+    const xw = wide(xs).get("::2"), yw = wide(ys).get("::2");
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      const got = valuesOf(torch.pow(x, y)), strided = valuesOf(torch.pow(xw, yw));
+      expect(got.map((g, i) => i).filter((i) => !same(got[i], strided[i])), `Tensor exponent [${isa}]`).toEqual([]);
+      expect([got[300], got[301], got[1000], got[2000]]).toEqual([2 ** -140, 0, -8, Infinity]);
+      for (const e of [2.5, 140, -60.5]) {
+        const gs = valuesOf(torch.pow(x, e)), ss = valuesOf(torch.pow(xw, e));
+        expect(gs.map((g, i) => i).filter((i) => !same(gs[i], ss[i])), `pow(x, ${e}) [${isa}]`).toEqual([]);
+      }
+      const yb = valuesOf(torch.pow(x, y.get(5))), sb = valuesOf(torch.pow(xw, y.get(5)));
+      expect(yb.map((g, i) => i).filter((i) => !same(yb[i], sb[i])), `broadcast exponent [${isa}]`).toEqual([]);
+    }
+  });
+
   native("strided, broadcast and in-place operands", () => {
     torch.manual_seed(3);
     const base = torch.rand(40, 50).mul(3), ex = torch.randn(50, 40);
