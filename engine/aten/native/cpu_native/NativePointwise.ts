@@ -13,7 +13,7 @@
 //     gelu_backward, silu_backward, floor, ceil, trunc, round, frac (exact), log1p, expm1, log2, log10,
 //     exp2, sinh, cosh (double polynomials, vectorized), tan (glibc), asin, acos, atan (FDLIBM, as V8's
 //     Math functions, vectorized; float32 in float, within 1 ulp), erf/erfc (float32: FDLIBM, vectorized; float64: glibc), erfinv
-//     (calc_erfinv), logit (eps; float32: log in float, within 1 ulp): float32, float64
+//     (calc_erfinv; float32 branch-free, vectorized), logit (eps; float32: log in float, within 1 ulp): float32, float64
 //     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype; mse_loss's
 //     (a - b)^2: float32, float64
 //   remainder, fmod, div 'trunc' / 'floor', pow(Tensor, Tensor): the integer dtypes (a zero divisor
