@@ -3,7 +3,7 @@
 // rounded once to float): the largest distance in ulps per function, where it occurs, and the share
 // of inputs off by any. Not run in CI (minutes per function); the figures go into float_math.inc's
 // comments and native/README.md. Build and run (the AVX2 unit's flags, or none for the baseline's):
-//   g++ -O3 -std=c++17 -mavx2 -mfma -ffp-contract=off -fno-trapping-math -Inative/cpu scripts/scan_float_math.cc -o /tmp/scan && /tmp/scan [stride] [names...]
+//   g++ -O3 -std=c++17 -mavx2 -mfma -ffp-contract=off -fno-trapping-math -fno-math-errno -Inative/cpu scripts/scan_float_math.cc -o /tmp/scan && /tmp/scan [stride] [names...]
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -55,6 +55,9 @@ static const Fn kFns[] = {
     FN(log10, log10_ff, [](double x) { return std::log10(x); }),
     FN(log1p, log1p_ff, [](double x) { return std::log1p(x); }),
     FN(expm1, expm1_ff, [](double x) { return std::expm1(x); }),
+    FN(asin, asin_ff, [](double x) { return std::asin(x); }),
+    FN(acos, acos_ff, [](double x) { return std::acos(x); }),
+    FN(atan, atan_ff, [](double x) { return std::atan(x); }),
 #if defined(__FMA__)
     {"sin", [](const float* in, float* out, int64_t n) { for (int64_t i = 0; i < n; ++i) out[i] = trig_ff<kSinFf>(in[i]); }, [](double x) { return std::sin(x); }, kTrigFfMax},
     {"cos", [](const float* in, float* out, int64_t n) { for (int64_t i = 0; i < n; ++i) out[i] = trig_ff<kCosFf>(in[i]); }, [](double x) { return std::cos(x); }, kTrigFfMax},

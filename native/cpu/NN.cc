@@ -306,6 +306,36 @@ Napi::Value Upsample2d(const Napi::CallbackInfo& info) {
       if (hi0[i] < 0 || hi0[i] >= IH || (bilinear && (hi1[i] < 0 || hi1[i] >= IH))) return (void)a.fail("upsample: a source row outside the input");
     for (int64_t i = 0; i < OW; ++i)
       if (wi0[i] < 0 || wi0[i] >= IW || (bilinear && (wi1[i] < 0 || wi1[i] >= IW))) return (void)a.fail("upsample: a source column outside the input");
+    // the horizontal step of one input row: t[ox] = r[c0] w0 + (r[c1] w1), as the per-element formula
+    auto horizontal = [&](const T* r, T* t) {
+      for (int64_t ox = 0; ox < OW; ++ox) t[ox] = madd<T>(r[wi0[ox]], static_cast<T>(wl0[ox]), static_cast<T>(r[wi1[ox]] * static_cast<T>(wl1[ox])));
+    };
+    if (bilinear && P >= 2 * get_num_threads()) {
+      // planes over the pool (UpSampleKernel.cpp's cpu_upsample_linear precomputes per-column indices
+      // and weights likewise): each input row's horizontal step once per plane into a buffer (the
+      // per-element loop did it for every output row reading it: twice each at scale 2), then each
+      // output row the vertical step of two buffered rows, a contiguous loop. The same operations on
+      // the same values: the per-element loop's bits.
+      parallel_for(0, P, at_least_1(GRAIN_SIZE / at_least_1(OH * OW)), [&](int64_t b, int64_t e) {
+        std::vector<T> rows(static_cast<size_t>(IH * OW));
+        std::vector<char> done(static_cast<size_t>(IH));
+        for (int64_t p = b; p < e; ++p) {
+          const T* plane = x + p * IH * IW;
+          std::fill(done.begin(), done.end(), 0);
+          for (int64_t oy = 0; oy < OH; ++oy) {
+            for (const int32_t r : {hi0[oy], hi1[oy]}) {
+              if (!done[r]) horizontal(plane + r * IW, rows.data() + r * OW), done[r] = 1;
+            }
+            const T* t0 = rows.data() + hi0[oy] * OW;
+            const T* t1 = rows.data() + hi1[oy] * OW;
+            const T h0 = static_cast<T>(hl0[oy]), h1 = static_cast<T>(hl1[oy]);
+            T* out = y + (p * OH + oy) * OW;
+            for (int64_t ox = 0; ox < OW; ++ox) out[ox] = madd<T>(t0[ox], h0, static_cast<T>(t1[ox] * h1));
+          }
+        }
+      });
+      return;
+    }
     parallel_for(0, P * OH, at_least_1(GRAIN_SIZE / at_least_1(OW)), [&](int64_t b, int64_t e) {
       for (int64_t row = b; row < e; ++row) {
         const int64_t p = row / OH, oy = row % OH;

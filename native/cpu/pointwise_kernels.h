@@ -56,6 +56,8 @@ enum Op : int {
   kNanToNum,
   // (out, a): pointwise_special.inc; logit: s[0] = eps (-1 for None)
   kErfc, kErfinv, kLogit,
+  // (out, a, b): logical ops on operands of different dtypes, out bool; s[0], s[1]: a's and b's dtype codes
+  kLogicalAndMixed, kLogicalOrMixed, kLogicalXorMixed,
   kNumOps
 };
 

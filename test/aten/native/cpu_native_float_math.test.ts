@@ -1,5 +1,5 @@
 // The float32 transcendentals computed in float precision (native/cpu/float_math.inc: sigmoid, silu,
-// tanh, log, log2, log10, log1p, expm1, erf; sin, cos, tan on the units with FMA), on every instruction-set unit the CPU runs, against a float64
+// tanh, log, log2, log10, log1p, expm1, erf, asin, acos, atan, sinh; sin, cos, tan on the units with FMA), on every instruction-set unit the CPU runs, against a float64
 // reference (V8's Math functions, rounded once to float32): the largest distance in ulps over a dense
 // sweep of float32 inputs (every 4099th bit pattern of both signs, plus every float in the ranges where
 // each function changes method), within the bound float_math.inc states; exactly the TS kernels'
@@ -47,6 +47,13 @@ const CASES: Case[] = [
   ["sin", torch.sin, "sin_stub", Math.sin, 1, 1, TRIG_RANGES],
   ["cos", torch.cos, "cos_stub", Math.cos, 1, 1, TRIG_RANGES],
   ["tan", torch.tan, "tan_stub", Math.tan, 2, 1, TRIG_RANGES],
+  // asin, acos, atan: Cephes' polynomials (every unit); the ranges: where each changes form (|x| = 1/2,
+  // tan(pi/8), tan(3pi/8)), near +-1, around 0 and large |x|
+  ["asin", torch.asin, "asin_stub", Math.asin, 1, 1, [[-1, -0.99], [0.49, 0.51], [-0.01, 0.01], [0.99, 1]]],
+  ["acos", torch.acos, "acos_stub", Math.acos, 1, 1, [[-1, -0.99], [-0.51, -0.49], [0.49, 0.51], [-0.01, 0.01], [0.99, 1]]],
+  ["atan", torch.atan, "atan_stub", Math.atan, 1, 1, [[0.41, 0.42], [2.41, 2.42], [-0.05, 0.05], [1e7, 1.001e7]]],
+  // sinh: the polynomial below 1, expm1's form above, the e^(|x| - c) form from 88.5 to overflow (89.42)
+  ["sinh", torch.sinh, "sinh_stub", Math.sinh, 1, 1, [[-1.05, 1.05], [88, 90], [-90, -88], [5, 5.1]]],
 ];
 const SPECIALS = [0, -0, Infinity, -Infinity, NaN, 1, -1, 1e-45, -1e-45, 1e-40, -1e-40, 1.1754942e-38, -88.72284, -88.72283, -88.7228394, -80, -79.99999,
   -103.97, -104, -200, 9.5, -9.5, 9.1, 20, 0.625, -0.625, 0.62499994, 3.4028235e38, -3.4028235e38, -0.99999994, 16777216, -0.5,

@@ -1,7 +1,8 @@
 // The native logical and bitwise ops (pointwise_kernels.inc): logical_and/or/xor/not give bool from
 // every real dtype and bool (nonzero is true: NaN too, -0 is not), bitwise_and/or/xor/not the integer
 // types and bool; each against the TypeScript kernels (exact), on every unit, contiguous, strided and
-// broadcast; mixed dtypes, float16/bfloat16 and floats for bitwise stay with the TS kernels.
+// broadcast; logical_and/or/xor of mixed dtypes read each operand in its own dtype (float16 and bfloat16
+// too); same-dtype float16/bfloat16 and floats for bitwise stay with the TS kernels.
 import { describe, expect, afterEach } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
@@ -58,6 +59,41 @@ describe("native logical and bitwise ops", () => {
         }
       }
     }
+  });
+
+  nativeIt("mixed dtypes: each operand read in its own dtype, 0-d ones converted to the common dtype", () => {
+    const MIXED = [...REAL, torch.float16, torch.bfloat16];
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      for (const [i, da] of MIXED.entries()) {
+        const a = operand(da, 10 + i);
+        for (const db of [torch.bool, torch.int64, torch.float32, torch.float16, torch.bfloat16]) {
+          if (db === da) continue;
+          const b = operand(db, 30 + i);
+          const cases: [string, () => torch.Tensor, string][] = [
+            ["logical_and", () => torch.logical_and(a, b), "logical_and_stub"],
+            ["logical_or transposed", () => torch.logical_or(a.t(), b.t()), "logical_or_stub"],
+            ["logical_xor broadcast", () => torch.logical_xor(a.get("::3"), b.get(0)), "logical_xor_stub"],
+            ["logical_and strided, broadcast row", () => torch.logical_and(b.get(":", "::2"), a.get(":", 0).unsqueeze(1)), "logical_and_stub"],
+          ];
+          for (const [name, f, stub] of cases) {
+            const what = `${name} ${da} ${db} [${isa}]`;
+            expect(kernelsRan(f), what).toContain(`${stub}:native`);
+            expect(asText(f()), what).toBe(asText(underTs(f)));
+          }
+        }
+      }
+    }
+    // a 0-d float64 operand converts to the common dtype first: 1e-50 is zero in float32, 0.5 is not
+    const x = operand(torch.float32, 7), tiny = torch.tensor(1e-50, { dtype: torch.float64 }), half = torch.tensor(0.5, { dtype: torch.float64 });
+    const n = operand(torch.int64, 8);
+    for (const f of [() => torch.logical_or(x, tiny), () => torch.logical_and(n, tiny), () => torch.logical_xor(n, half), () => torch.logical_and(tiny, n)]) {
+      expect(asText(f())).toBe(asText(underTs(f)));
+    }
+    // (PyTorch 1.13: float32 zeros or 1e-50 is false, int64 zeros or 1e-50 true: the common dtype is float64 there)
+    expect(torch.logical_or(torch.zeros(40, 37), tiny).any().item()).toBe(false);
+    expect(torch.logical_or(n.mul(0), tiny).all().item()).toBe(true);
+    expect(torch.logical_xor(torch.zeros(40, 37), half).all().item()).toBe(true);
   });
 
   nativeIt("in place, out= of another dtype, and the dtypes the TS kernels keep", () => {

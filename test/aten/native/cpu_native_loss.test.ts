@@ -284,7 +284,9 @@ describe("native loss kernels", () => {
           const what = `bce_with_logits ${layout} ${dtype} [${isa}]`;
           const f = () => F.binary_cross_entropy_with_logits(a, b, { reduction: "none" } as any);
           expect(kernelsRan(f), what).toContain("binary_cross_entropy_with_logits_stub:native");
-          const rel = dtype === torch.float64 ? 2 ** -50 : 0;
+          // float64 within the last bits; float32's contiguous rows take exp and log in float (1 ulp each):
+          // within a few ulps of the composite's correctly rounded steps, its other layouts the same bits
+          const rel = dtype === torch.float64 ? 2 ** -50 : layout === "contiguous" ? 2 ** -21 : 0;
           expectClose(f(), composite(a, b), what, rel);
           expectClose(underTs(f), composite(a, b), `${what} (TS kernel)`, 0);
           expectClose(F.binary_cross_entropy_with_logits(a, b), composite(a, b).mean(), `${what} mean`, rel);

@@ -189,6 +189,9 @@ native("upsample: bilinear and nearest (UpSampleKernel.cpp), the TS kernel's sou
         F.interpolate(x, { size: [4, 5], mode: "bilinear" }),
         F.interpolate(x, { scale_factor: [1.7, 0.6], mode: "bilinear", recompute_scale_factor: false }),
         F.interpolate(x, { size: [9, 14], mode: "bilinear" }),
+        // one plane (rows over the pool) and many (planes over the pool, each input row's horizontal step once)
+        F.interpolate(randn([1, 1, 9, 14], dt, 23), { scale_factor: 2, mode: "bilinear" }),
+        F.interpolate(randn([4, 8, 5, 7], dt, 24), { size: [13, 3], mode: "bilinear", align_corners: true }),
         F.interpolate(x, { scale_factor: 3, mode: "nearest" }),
         F.interpolate(x, { size: [5, 30], mode: "nearest" }),
         F.interpolate(randn([2, 3, 11], dt, 22), { size: 25, mode: "nearest" }),

@@ -1,7 +1,8 @@
 // The native asin, acos, atan, atan2, erf, erfc, erfinv and logit (native/cpu/pointwise_special.inc) against the
 // TypeScript kernels. asin/acos/atan/atan2 are FDLIBM's algorithms, V8's Math functions, computed
-// branch-free and vectorized: the same bits as the TS kernels for float64 too, and so for float32 and
-// bfloat16 (rounded once). erfc of float32 and bfloat16 and erf of bfloat16 are FDLIBM's s_erf.c branch-free
+// branch-free and vectorized: the same bits as the TS kernels for float64 too, and so for bfloat16 and
+// float32 atan2 (rounded once); float32 asin, acos and atan compute in float (float_math.inc), within 1
+// ulp of the TS kernels, their special inputs exactly (cpu_native_float_math.test.ts sweeps them). erfc of float32 and bfloat16 and erf of bfloat16 are FDLIBM's s_erf.c branch-free
 // with a vectorized exp (the TS kernels' bits on every input here, across all of its ranges); float32 erf
 // computes in float (erf_ff, within 1 ulp); erfinv and logit
 // give the TS kernels' float32 and bfloat16 bits; float64 erf/erfc/erfinv/logit call glibc and are
@@ -92,12 +93,24 @@ describe("native asin, acos, atan, atan2 (FDLIBM, vectorized)", () => {
         _set_native_isa(isa);
         for (const [name, f] of EXACT) {
           expect(kernelsRan(() => f(x)), `${name} ${kind} [${isa}]`).toContain(`${name}_stub:native`);
-          const bad = differences(valuesOf(f(x)), valuesOf(underTs(() => f(x))));
-          expect(bad.map((i) => xs[i]), `${name} ${kind} [${isa}]: inputs off the TS kernel`).toEqual([]);
+          const got = valuesOf(f(x)), want = valuesOf(underTs(() => f(x)));
+          if (kind === "float32") {
+            // within 1 ulp, and the special inputs (zeros, infinities, NaN, +-1, outside [-1, 1], subnormal) exactly
+            const far = [...got.keys()].filter((i) => ulps32(got[i], want[i]) > 1);
+            expect(far.slice(0, 5).map((i) => xs[i]), `${name} ${kind} [${isa}]: inputs over 1 ulp off the TS kernel`).toEqual([]);
+            const specials = [0, -0, Infinity, -Infinity, NaN, 1, -1, 2, -2, 1e-45, -1e-45, 3.4e38, -3.4e38].map((v) => Math.fround(v));
+            const sx = new Float32Array(specials), sg = valuesOf(f(tensorOf(sx))), sw = valuesOf(underTs(() => f(tensorOf(sx))));
+            expect(differences(sg, sw).map((i) => specials[i]), `${name} specials [${isa}]`).toEqual([]);
+          } else {
+            const bad = differences(got, want);
+            expect(bad.map((i) => xs[i]), `${name} ${kind} [${isa}]: inputs off the TS kernel`).toEqual([]);
+          }
         }
         expect(kernelsRan(() => torch.atan2(x, y)), `atan2 ${kind} [${isa}]`).toContain("atan2_stub:native");
-        const bad = differences(valuesOf(torch.atan2(x, y)), valuesOf(underTs(() => torch.atan2(x, y))));
-        expect(bad.map((i) => [xs[i], xs[xs.length - 1 - i]]), `atan2 ${kind} [${isa}]`).toEqual([]);
+        const ga = valuesOf(torch.atan2(x, y)), wa = valuesOf(underTs(() => torch.atan2(x, y)));
+        // float32 atan2 computes in float on the units with FMA: within 1 ulp there
+        const bad = kind === "float32" && isa !== "DEFAULT" ? [...ga.keys()].filter((i) => ulps32(ga[i], wa[i]) > 1) : differences(ga, wa);
+        expect(bad.slice(0, 5).map((i) => [xs[i], xs[xs.length - 1 - i]]), `atan2 ${kind} [${isa}]`).toEqual([]);
       }
     }
   }, 120_000);
@@ -111,11 +124,18 @@ describe("native asin, acos, atan, atan2 (FDLIBM, vectorized)", () => {
       const ya = torch.tensor(a, { dtype }), xb = torch.tensor(b, { dtype });
       for (const isa of ISAS) {
         _set_native_isa(isa);
-        expect(differences(valuesOf(torch.atan2(ya, xb)), valuesOf(underTs(() => torch.atan2(ya, xb)))), `${dtype} [${isa}]`).toEqual([]);
+        // float32 on the units with FMA (in float): the pairs with a zero, infinity or NaN exactly, the rest within 1 ulp
+        const inFloat = dtype === torch.float32 && isa !== "DEFAULT";
+        const off = (g: ArrayLike<number>, w: ArrayLike<number>, ys: number[], xs: number[]) =>
+          inFloat
+            ? Array.from(g, (_, i) => i).filter((i) => (!Number.isFinite(ys[i] * xs[i]) || ys[i] * xs[i] === 0 ? !(Object.is(g[i], w[i]) || (Number.isNaN(g[i]) && Number.isNaN(w[i]))) : ulps32(g[i], w[i]) > 1))
+            : differences(g, w);
+        expect(off(valuesOf(torch.atan2(ya, xb)), valuesOf(underTs(() => torch.atan2(ya, xb))), a, b), `${dtype} [${isa}]`).toEqual([]);
         const many = torch.randn(3000, { dtype }), other = torch.randn(3000, { dtype });
         many.narrow(0, 1200, a.length).copy_(ya);
         other.narrow(0, 1200, a.length).copy_(xb);
-        expect(differences(valuesOf(torch.atan2(many, other)), valuesOf(underTs(() => torch.atan2(many, other)))), `${dtype} mixed [${isa}]`).toEqual([]);
+        const ms = Array.from(valuesOf(many)), os = Array.from(valuesOf(other));
+        expect(off(valuesOf(torch.atan2(many, other)), valuesOf(underTs(() => torch.atan2(many, other))), ms, os), `${dtype} mixed [${isa}]`).toEqual([]);
       }
     }
   });
@@ -136,7 +156,13 @@ describe("native asin, acos, atan, atan2 (FDLIBM, vectorized)", () => {
         ["atan bfloat16", () => torch.atan(base.to(torch.bfloat16))],
       ];
       for (const [name, f] of cases) {
-        expect(differences(valuesOf(f()), valuesOf(underTs(f))), `${name} [${isa}]`).toEqual([]);
+        const got = valuesOf(f()), want = valuesOf(underTs(f));
+        if (/^a(sin|cos|tan) (?!bfloat16)/.test(name) || (name.startsWith("atan2") && isa !== "DEFAULT")) {
+          // float32 asin, acos, atan (and atan2 on the units with FMA): in float, within 1 ulp
+          expect([...got.keys()].filter((i) => ulps32(got[i], want[i]) > 1), `${name} [${isa}]`).toEqual([]);
+          continue;
+        }
+        expect(differences(got, want), `${name} [${isa}]`).toEqual([]);
       }
     }
   });
@@ -175,8 +201,8 @@ describe("native erf, erfc, erfinv, logit", () => {
           const what = `${name} ${dtype} [${isa}]`;
           expect(kernelsRan(() => f(dtype)), what).toContain(`${stub}_stub:native`);
           const got = valuesOf(f(dtype)), want = valuesOf(underTs(() => f(dtype)));
-          if (dtype === torch.float32 && stub === "erf") {
-            // float32 erf computes in float (erf_ff): within 1 ulp of the TS kernel's correctly rounded value
+          if (dtype === torch.float32 && (stub === "erf" || stub === "logit")) {
+            // float32 erf and logit's log compute in float (erf_ff, log_ff): within 1 ulp of the TS kernel's correctly rounded value
             let worst = 0;
             for (let i = 0; i < got.length; i++) worst = Math.max(worst, ulps32(got[i], want[i]));
             expect(worst, what).toBeLessThanOrEqual(1);
@@ -208,7 +234,13 @@ describe("native erf, erfc, erfinv, logit", () => {
         ];
         for (const [name, f] of cases) {
           const got = valuesOf(f()), want = valuesOf(underTs(f));
-          if (dtype !== torch.float64) expect(differences(got, want), `${name} ${dtype} [${isa}]`).toEqual([]);
+          if (dtype === torch.float32 && name.startsWith("logit")) {
+            // float32 logit's log in float: within 1 ulp, its infinities, NaN and 0 exactly
+            for (let i = 0; i < got.length; i++) {
+              if (!Number.isFinite(want[i]) || want[i] === 0) expect(Object.is(got[i], want[i]) || (Number.isNaN(got[i]) && Number.isNaN(want[i])), `${name} #${i} [${isa}]`).toBe(true);
+              else expect(ulps32(got[i], want[i]), `${name} #${i} [${isa}]`).toBeLessThanOrEqual(1);
+            }
+          } else if (dtype !== torch.float64) expect(differences(got, want), `${name} ${dtype} [${isa}]`).toEqual([]);
           else for (let i = 0; i < got.length; i++) expect(ulps(got[i], want[i]), `${name} ${dtype} [${isa}] #${i}`).toBeLessThanOrEqual(2);
         }
       }

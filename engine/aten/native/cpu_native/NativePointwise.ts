@@ -12,18 +12,20 @@
 //     for exponents 2, 3, 0.5, -0.5, -1, -2, addcmul, addcdiv, lerp, gelu (both approximations),
 //     gelu_backward, silu_backward, floor, ceil, trunc, round, frac (exact), log1p, expm1, log2, log10,
 //     exp2, sinh, cosh (double polynomials, vectorized), tan (glibc), asin, acos, atan (FDLIBM, as V8's
-//     Math functions, vectorized), erf/erfc (float32: FDLIBM, vectorized; float64: glibc), erfinv
-//     (calc_erfinv), logit (eps): float32, float64
+//     Math functions, vectorized; float32 in float, within 1 ulp), erf/erfc (float32: FDLIBM, vectorized; float64: glibc), erfinv
+//     (calc_erfinv; float32 branch-free, vectorized), logit (eps; float32: log in float, within 1 ulp): float32, float64
 //     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype; mse_loss's
 //     (a - b)^2: float32, float64
 //   remainder, fmod, div 'trunc' / 'floor', pow(Tensor, Tensor): the integer dtypes (a zero divisor
-//     raises ZeroDivisionError), float32, float64; atan2 (FDLIBM, vectorized), hypot, copysign, fmax, fmin, xlogy and
-//     pow(Tensor, Scalar) for the other exponents (glibc's pow and hypot): float32, float64
+//     raises ZeroDivisionError), float32, float64; atan2 (FDLIBM, vectorized; float32 on the FMA units in float, 1 ulp), hypot, copysign, fmax, fmin, xlogy and
+//     pow(Tensor, Scalar) for the other exponents (hypot and float64 pow: glibc's; float32 pow: e^(y log|x|)
+//     in double, vectorized, C's special cases selected, within 1 ulp): float32, float64
 //   copy_ (contiguous(), .to()): every pair of those dtypes, bool, float16 and bfloat16, when source
 //     and destination do not share a storage (an overlapping copy's order is the TS kernel's business)
 //   flip_stub (flip): the same copy with self read backwards along the flipped dims
 //   nan_to_num: float32, float64
-//   logical_and/or/xor/not (bool out, every dtype above), bitwise_and/or/xor/not (the integer types, bool)
+//   logical_and/or/xor/not (bool out, every dtype above; and/or/xor of mixed dtypes, float16 and bfloat16
+//     included, each operand read in its own dtype), bitwise_and/or/xor/not (the integer types, bool)
 //   the activations leaky_relu, elu (selu, celu), softplus, hardsigmoid, hardswish (float32, float64,
 //     bfloat16 in float) and mish (float32, float64), and the backward kernels of those and of hardtanh
 //     (pointwise_activation.inc): float32 and bfloat16 the TS kernels' bits, float64 within the last bits
@@ -96,7 +98,7 @@ export const PwOp = {
   leakyRelu: 72, elu: 73, softplus: 74, mish: 75, hardsigmoid: 76, hardswish: 77,
   leakyReluBackward: 78, hardtanhBackward: 79, hardsigmoidBackward: 80, eluBackward: 81, softplusBackward: 82, hardswishBackward: 83, mishBackward: 84,
   logicalAnd: 85, logicalOr: 86, logicalXor: 87, bitwiseAnd: 88, bitwiseOr: 89, bitwiseXor: 90, logicalNot: 91, bitwiseNot: 92,
-  nanToNum: 93, erfc: 94, erfinv: 95, logit: 96,
+  nanToNum: 93, erfc: 94, erfinv: 95, logit: 96, logicalAndMixed: 97, logicalOrMixed: 98, logicalXorMixed: 99,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -129,9 +131,10 @@ function scalarOperand(impl: TensorImpl, t: ScalarType): TypedView {
 
 /**
  * meta = [ndim, shape..., then per operand: offset, strides...] and the typed arrays, for operands
- * [out, ...inputs] each in its expected dtype; null when one is not (a 0-d input is converted).
+ * [out, ...inputs] each in its expected dtype (inType, or inType[k] for input k); null when one is
+ * not (a 0-d input is converted).
  */
-function marshal(shape: readonly number[], out: TensorImpl, inputs: readonly TensorImpl[], outType: ScalarType, inType: ScalarType): { meta: Float64Array; arrays: TypedView[] } | null {
+function marshal(shape: readonly number[], out: TensorImpl, inputs: readonly TensorImpl[], outType: ScalarType, inType: ScalarType | readonly ScalarType[]): { meta: Float64Array; arrays: TypedView[] } | null {
   if (out.dtype.scalarType !== outType) return null;
   const nd = shape.length;
   const meta = metaArray(1 + nd + (1 + inputs.length) * (1 + nd));
@@ -142,13 +145,14 @@ function marshal(shape: readonly number[], out: TensorImpl, inputs: readonly Ten
   meta[at] = out.storage_offset();
   broadcastStrides(out, shape, meta, at + 1);
   at += 1 + nd;
-  for (const t of inputs) {
-    if (t.dtype.scalarType === inType) {
+  for (const [k, t] of inputs.entries()) {
+    const want = typeof inType === "number" ? inType : inType[k];
+    if (t.dtype.scalarType === want) {
       arrays.push(typedView(t.storage, t.dtype));
       meta[at] = t.storage_offset();
       broadcastStrides(t, shape, meta, at + 1);
     } else if (t.dim() === 0) {
-      arrays.push(scalarOperand(t, inType));
+      arrays.push(scalarOperand(t, want));
       meta[at] = 0;
       meta.fill(0, at + 1, at + 1 + nd);
     } else {
@@ -184,6 +188,7 @@ function arityOf(op: number): number {
   if (op >= PwOp.addcmul && op <= PwOp.lerpTensor) return 3;
   if (op >= PwOp.leakyReluBackward && op <= PwOp.mishBackward) return 2;
   if (op >= PwOp.logicalAnd && op <= PwOp.bitwiseXor) return 2;
+  if (op >= PwOp.logicalAndMixed && op <= PwOp.logicalXorMixed) return 2;
   return 1;
 }
 
@@ -253,9 +258,27 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   ge_stub.register("native", compare(PwOp.ge));
   // logical ops (bool out; comparison_op's inputs in their common dtype) and bitwise ops (the integer
   // types and bool; floats get the TS kernels' error). logical_not reads its input in its own dtype
-  logical_and_stub.register("native", compare(PwOp.logicalAnd));
-  logical_or_stub.register("native", compare(PwOp.logicalOr));
-  logical_xor_stub.register("native", compare(PwOp.logicalXor));
+  // Inputs of different dtypes (x.logical_and(mask)) are read each in its own dtype (the mixed ops):
+  // promotion to the common dtype keeps nonzero nonzero; a 0-d input is converted to the common dtype
+  // as the TS loop converts it (1e-50 in float64 against a float32 tensor is false)
+  const logicalMixed = (op: number) => (iter: TensorIterator): boolean => {
+    const common = iter.commonDtype.scalarType;
+    if (!NATIVE_DTYPES.has(common) || iter.numel() < nativeSizePolicy.minNumel || iter.inputs.length < 2) return false;
+    const inputs = iter.inputs.slice(0, 2).map((u) => u._impl);
+    const types = inputs.map((u) => (u.dim() === 0 ? common : u.dtype.scalarType));
+    if (!types.every((t) => NATIVE_DTYPES.has(t))) return false;
+    const m = marshal(iter.shape, iter.output._impl, inputs, Bool, types);
+    if (m === null) return false;
+    const a = m.arrays;
+    return addon.pw_op(op, Bool, m.meta, scalars(types[0], types[1]), a[0], a[1], a[2]) === true;
+  };
+  const logical = (op: number, mixedOp: number) => {
+    const same = compare(op), mixed = logicalMixed(mixedOp);
+    return (iter: TensorIterator) => iter.inputs.every((u) => u.dtype.scalarType === iter.commonDtype.scalarType || u.dim() === 0) ? same(iter) : mixed(iter);
+  };
+  logical_and_stub.register("native", logical(PwOp.logicalAnd, PwOp.logicalAndMixed));
+  logical_or_stub.register("native", logical(PwOp.logicalOr, PwOp.logicalOrMixed));
+  logical_xor_stub.register("native", logical(PwOp.logicalXor, PwOp.logicalXorMixed));
   logical_not_stub.register("native", (iter) => iter.inputs.length === 1 && run(PwOp.logicalNot, iter, scalars(), Bool, iter.inputs[0].dtype.scalarType));
   const bitwise = (op: number) => (iter: TensorIterator) => isIntegralType(iter.commonDtype.scalarType, true) && run(op, iter, scalars());
   bitwise_and_stub.register("native", bitwise(PwOp.bitwiseAnd));

@@ -76,7 +76,8 @@ export function _batch_norm_impl_index(input: Tensor, weight: Tensor | null, bia
 export function batch_norm_cpu(self: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, train: boolean, momentum: number, eps: number): [Tensor, Tensor, Tensor] {
   AT_DISPATCH("batch_norm", self.dtype.scalarType, [Double, Float, BFloat16]);
   const C = self.shape[maybe_wrap_dim(1, self.dim())];
-  const output = wrap(empty_impl(self.shape, self.dtype, self.device));
+  // uninitialised: batch_norm_cpu_stub writes every element (zeroing it first was a third of the eval op's time)
+  const output = wrap(empty_impl(self.shape, self.dtype, self.device, true));
   const r = rounder(self.dtype.scalarType);
   const madd = self.dtype.scalarType === Double ? fma : (a: number, b: number, c: number) => r(a * b + c);
   const w = weight ? readDense(weight) : null;
