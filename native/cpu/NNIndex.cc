@@ -60,10 +60,12 @@ Napi::Value IndexSelect(const Napi::CallbackInfo& info) {
   char* d = dst.data + dst_off * item;
   const char* s = src.data + src_off * item;
   parallel_for(0, outer * n, at_least_1(GRAIN_SIZE / at_least_1(inner)), [&](int64_t b, int64_t e) {
+    // (o, i) stepped along with t rather than divided out of it
+    int64_t o = b / n, i = b % n;
     for (int64_t t = b; t < e; ++t) {
-      const int64_t o = t / n, i = t % n;
       const int64_t k = long_index ? ix64[i * ix_stride] : ix32[i * ix_stride];
       std::memcpy(d + t * row, s + (o * dim + k) * row, row);
+      if (++i == n) i = 0, ++o;
     }
   });
   return Napi::Boolean::New(info.Env(), true);
