@@ -106,7 +106,11 @@ void walk_lines(const Geometry& g, const int64_t* index, int64_t b, int64_t e, F
       int64_t o[3];
       g.line_offsets(t, o);
       const int64_t* ip = index + o[0];
-      for (int64_t i = 0; i < g.len; ++i) f(ip[i * si], o[1], o[2] + i * sx);
+      if (si == 1 && sx == 1) {  // (the usual layout, a contiguous index and other along dim: no stride products)
+        for (int64_t i = 0; i < g.len; ++i) f(ip[i], o[1], o[2] + i);
+      } else {
+        for (int64_t i = 0; i < g.len; ++i) f(ip[i * si], o[1], o[2] + i * sx);
+      }
     }
     return;
   }
@@ -140,8 +144,11 @@ bool run_gather_scatter(const Geometry& g, const int64_t* index, char* self, cha
     if constexpr (MODE == 0) {
       bool ok = true;
       walk_lines(g, index, b, e, [&](int64_t v, int64_t so, int64_t xo) {
-        ok &= v >= 0 && v < bound;
-        X[xo] = S[so + (ok ? v : 0) * ss];
+        // each element checked alone (a bad one reads element 0 instead): a chain through `ok` made
+        // every read wait for the comparison before it
+        const bool in = static_cast<uint64_t>(v) < static_cast<uint64_t>(bound);
+        ok &= in;
+        X[xo] = S[so + (in ? v : 0) * ss];
       });
       if (!ok) bad = true;
     } else if constexpr (MODE == 1) {
