@@ -17,7 +17,7 @@ import { write_values_kernel } from "./cpu/FillKernel.js";
 import { applyRequiresGrad } from "./TensorFactories.js";
 import { Generator, default_generator } from "./Generator.js";
 import type { CPUGeneratorImpl } from "./core/CPUGeneratorImpl.js";
-import { uniform_fill_stub, normal_fill_stub, random_from_to_fill_stub, randperm_fill_stub } from "./native/random/RandomStubs.js";
+import { uniform_fill_stub, normal_fill_stub, random_from_to_fill_stub, randperm_fill_stub, multinomial_replacement_stub } from "./native/random/RandomStubs.js";
 
 export interface RandomOptions extends TensorOptions {
   generator?: Generator | null;
@@ -169,18 +169,31 @@ export function normal(mean: number, std: number, size: readonly number[], optio
   return applyRequiresGrad(normal_(t, mean, std, opts), !!opts.requires_grad, "normal");
 }
 
-export function multinomial(input: Tensor, num_samples: number, replacement: boolean | { generator?: Generator | null } = false, opts?: { generator?: Generator | null }): Tensor {
+/** Keyword arguments of torch.multinomial: `replacement` and `generator` (Python's replacement=True). */
+export interface MultinomialOptions {
+  replacement?: boolean;
+  generator?: Generator | null;
+}
+
+export function multinomial(input: Tensor, num_samples: number, replacement: boolean | MultinomialOptions = false, opts?: MultinomialOptions): Tensor {
   if (typeof replacement === "object") {
     opts = replacement;
-    replacement = false;
+    replacement = opts?.replacement ?? false;
+  } else if (opts?.replacement !== undefined) {
+    throw new TypeError_("multinomial() got multiple values for argument 'replacement'");
   }
   const dim = input.dim();
   if (dim !== 1 && dim !== 2) throw new RuntimeError("prob_dist must be 1 or 2 dim");
   const rows = dim === 1 ? 1 : input.size(0);
   const categories = input.size(-1);
-  const probs = input._flatNumbers();
-  const values = K.multinomial(gen(opts), probs, rows, categories, num_samples, replacement, name(input.dtype));
+  const g = gen(opts);
+  K.multinomial_check(name(input.dtype), categories, num_samples, replacement);
   const out = wrap(empty_impl(dim === 1 ? [num_samples] : [rows, num_samples], int64, input.device));
+  if (replacement) {
+    if (out.numel() > 0) multinomial_replacement_stub.call(input.device.type, g, input, rows, categories, num_samples, out);
+    return out;
+  }
+  const values = K.multinomial(g, input._flatNumbers(), rows, categories, num_samples, replacement, name(input.dtype));
   write_values_kernel(out._impl, values);
   return out;
 }
@@ -208,7 +221,7 @@ declare module "./core/Tensor.js" {
     normal_(mean?: number, std?: number, opts?: { generator?: Generator | null }): Tensor;
     exponential_(lambd?: number, opts?: { generator?: Generator | null }): Tensor;
     random_(a?: number | { generator?: Generator | null }, b?: number | null | { generator?: Generator | null }, c?: { generator?: Generator | null }): Tensor;
-    multinomial(num_samples: number, replacement?: boolean, opts?: { generator?: Generator | null }): Tensor;
+    multinomial(num_samples: number, replacement?: boolean | MultinomialOptions, opts?: MultinomialOptions): Tensor;
   }
 }
 
@@ -217,5 +230,5 @@ Object.assign(Tensor.prototype, {
   normal_(this: Tensor, mean?: number, std?: number, opts?: { generator?: Generator | null }) { return normal_(this, mean, std, opts); },
   exponential_(this: Tensor, lambd?: number, opts?: { generator?: Generator | null }) { return exponential_(this, lambd, opts); },
   random_(this: Tensor, a?: any, b?: any, c?: any) { return random_(this, a, b, c); },
-  multinomial(this: Tensor, n: number, replacement?: boolean, opts?: { generator?: Generator | null }) { return multinomial(this, n, replacement, opts); },
+  multinomial(this: Tensor, n: number, replacement?: boolean | MultinomialOptions, opts?: MultinomialOptions) { return multinomial(this, n, replacement, opts); },
 });

@@ -19,10 +19,13 @@
 //
 // An index out of range makes the call return false having written nothing the TypeScript kernel
 // would not write: index's result is rewritten by the TS kernel, which raises PyTorch's IndexError;
-// index_put checks every index before writing one element. index_put runs on one thread in the
-// result's order (the TypeScript kernel's): duplicate indices then add up in that order with
-// accumulate, and without it the last write wins, as in the serial CPU loop (PyTorch parallelizes
-// the non-accumulating loop, where which duplicate wins is unspecified). index runs on the pool.
+// index_put checks every index before writing one element. index_put runs in the result's order (the
+// TypeScript kernel's): duplicate indices then add up in that order with accumulate, and without it
+// the last write wins, as in the serial CPU loop (PyTorch parallelizes the non-accumulating loop,
+// where which duplicate wins is unspecified). It runs on one thread, but where whole rows of self are
+// selected (index values constant along the innermost dim): there the row's columns are split over
+// the pool, each thread taking every row in order over its columns (index_put_columns). index runs
+// on the pool.
 // Where the index values are constant along the innermost dim (a row gather: `x[idx]` of a matrix
 // takes whole rows), each row is one offset computation and a contiguous copy.
 #include "AdvancedIndex.h"
@@ -31,6 +34,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -224,6 +228,49 @@ void index_put_serial(const Plan& p, const Indexed& idx) {
   }, 0, p.numel);
 }
 
+// Whether self's elements (its dims in the plan, where dst steps, and its indexed dims) are at distinct
+// addresses: sorted by stride, each dim steps past the whole extent of the one below it. Then an element
+// of self is written only from its own column of the plan's innermost dim.
+bool dst_non_overlapping(const Plan& p, const Indexed& idx) {
+  int64_t st[kMaxDims + kMaxIndices], sz[kMaxDims + kMaxIndices];
+  int n = 0;
+  for (int d = 0; d < p.ndim; ++d)
+    if (p.strides[0][d] != 0 && p.shape[d] > 1) st[n] = std::abs(p.strides[0][d]), sz[n++] = p.shape[d];
+  for (int j = 0; j < idx.n; ++j)
+    if (idx.size[j] > 1) st[n] = std::abs(idx.stride[j]), sz[n++] = idx.size[j];
+  for (int i = 1; i < n; ++i)  // (insertion sort by stride: a handful of dims)
+    for (int k = i; k > 0 && st[k] < st[k - 1]; --k) std::swap(st[k], st[k - 1]), std::swap(sz[k], sz[k - 1]);
+  for (int i = 0; i < n; ++i)
+    if (st[i] == 0 || (i > 0 && st[i] < st[i - 1] * sz[i - 1])) return false;
+  return true;
+}
+
+// index_put_ where every index stays constant along the innermost dim (a row of self selected whole,
+// `x[rows] = v`) of a self without overlap: the innermost dim's columns split over the pool in blocks
+// of 64 bytes, each thread walking every row in the serial order over its own columns. Each element of
+// self is then written by one thread, in the serial loop's order (the last duplicate wins; sums add
+// in index order): the serial loop's result.
+template <typename T, bool Accumulate>
+bool index_put_columns(const Plan& p, const Indexed& idx) {
+  if (get_num_threads() < 2 || p.ndim < 2 || p.strides[0][0] != static_cast<int64_t>(sizeof(T))) return false;
+  for (int j = 0; j < idx.n; ++j)
+    if (p.strides[2 + j][0] != 0) return false;
+  if (!dst_non_overlapping(p, idx)) return false;
+  constexpr int64_t kBlock = 64 / sizeof(T);
+  const int64_t cols = p.shape[0], rows = p.numel / cols;
+  const int64_t blocks = (cols + kBlock - 1) / kBlock;
+  if (blocks < 2) return false;
+  parallel_for(0, blocks, std::max<int64_t>(1, GRAIN_SIZE / (rows * kBlock)), [&](int64_t b, int64_t e) {
+    Plan q = p;
+    const int64_t c0 = b * kBlock, c1 = std::min(cols, e * kBlock);
+    q.shape[0] = c1 - c0;
+    q.numel = rows * (c1 - c0);
+    for (int k = 0; k < p.nops; ++k) q.base[k] += c0 * p.strides[k][0];
+    index_put_serial<T, Accumulate>(q, idx);
+  });
+  return true;
+}
+
 // every index value in range (the pool reads them; nothing is written)
 bool indices_in_range(const Plan& p, const Indexed& idx) {
   std::atomic<bool> bad{false};
@@ -239,25 +286,30 @@ bool indices_in_range(const Plan& p, const Indexed& idx) {
   return !bad.load();
 }
 
+template <typename T, bool Accumulate>
+void index_put_run(const Plan& p, const Indexed& idx) {
+  if (!index_put_columns<T, Accumulate>(p, idx)) index_put_serial<T, Accumulate>(p, idx);
+}
+
 template <bool Accumulate>
 bool index_put_dtype(int dtype, int itemsize, const Plan& p, const Indexed& idx) {
   if (!Accumulate) {
     switch (itemsize) {
-      case 1: index_put_serial<uint8_t, false>(p, idx); return true;
-      case 2: index_put_serial<uint16_t, false>(p, idx); return true;
-      case 4: index_put_serial<uint32_t, false>(p, idx); return true;
-      default: index_put_serial<uint64_t, false>(p, idx); return true;
+      case 1: index_put_run<uint8_t, false>(p, idx); return true;
+      case 2: index_put_run<uint16_t, false>(p, idx); return true;
+      case 4: index_put_run<uint32_t, false>(p, idx); return true;
+      default: index_put_run<uint64_t, false>(p, idx); return true;
     }
   }
   switch (dtype) {
-    case kByte: index_put_serial<uint8_t, true>(p, idx); return true;
-    case kChar: index_put_serial<int8_t, true>(p, idx); return true;
-    case kShort: index_put_serial<int16_t, true>(p, idx); return true;
-    case kInt: index_put_serial<int32_t, true>(p, idx); return true;
-    case kLong: index_put_serial<int64_t, true>(p, idx); return true;
-    case kFloat: index_put_serial<float, true>(p, idx); return true;
-    case kDouble: index_put_serial<double, true>(p, idx); return true;
-    case kBool: index_put_serial<bool, true>(p, idx); return true;
+    case kByte: index_put_run<uint8_t, true>(p, idx); return true;
+    case kChar: index_put_run<int8_t, true>(p, idx); return true;
+    case kShort: index_put_run<int16_t, true>(p, idx); return true;
+    case kInt: index_put_run<int32_t, true>(p, idx); return true;
+    case kLong: index_put_run<int64_t, true>(p, idx); return true;
+    case kFloat: index_put_run<float, true>(p, idx); return true;
+    case kDouble: index_put_run<double, true>(p, idx); return true;
+    case kBool: index_put_run<bool, true>(p, idx); return true;
     default: return false;  // float16/bfloat16 (added in float, rounded): the TS kernel
   }
 }

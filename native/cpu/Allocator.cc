@@ -239,13 +239,16 @@ Napi::Value Alloc(const Napi::CallbackInfo& info) {
 #ifndef V8_ENABLE_SANDBOX
   if (bytes > 0) {
     v8::Isolate* isolate = v8::Isolate::GetCurrent();
-    // before taking a block, so the blocks the scavenge frees can serve this request
-    tl_allocated_since_gc += bytes;
+    // before taking a block, so the blocks the scavenge frees can serve this request. The volume counted
+    // is the one allocated before this request: a single block of 16 MB or more (F.embedding's 65536 x
+    // 64 rows) asked for a scavenge on every call, though a dispose gave it back each time; now only
+    // when such blocks were left to the collector does the next request ask.
     const size_t every = g_young_gc_bytes.load(std::memory_order_relaxed);
     if (every > 0 && tl_allocated_since_gc >= every) {
       tl_allocated_since_gc = 0;
       collect_young(isolate);
     }
+    tl_allocated_since_gc += bytes;
     Block* b = take_block(bytes, zero);
     if (b == nullptr) {
       Napi::Error::New(env, "DefaultCPUAllocator: not enough memory: you tried to allocate " + std::to_string(bytes) + " bytes.").ThrowAsJavaScriptException();

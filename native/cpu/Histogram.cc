@@ -44,11 +44,12 @@ void count_bins(int64_t n, int64_t nbins, std::vector<int64_t>& counts, Bin bin)
   const int64_t chunks = std::min<int64_t>(get_num_threads(), n / GRAIN_SIZE);
   std::vector<std::vector<int64_t>> local(chunks, std::vector<int64_t>(nbins, 0));
   parallel_for(0, chunks, 1, [&](int64_t cb, int64_t ce) {
+    const Bin f = bin;  // a copy of its own: the counts' stores could alias the captured one's fields, reloaded per element
     for (int64_t c = cb; c < ce; ++c) {
       int64_t* h = local[c].data();
       const int64_t b0 = n * c / chunks, b1 = n * (c + 1) / chunks;
       for (int64_t i = b0; i < b1; ++i) {
-        const int64_t b = bin(i);
+        const int64_t b = f(i);
         if (b >= 0) ++h[b];
       }
     }
@@ -59,15 +60,21 @@ void count_bins(int64_t n, int64_t nbins, std::vector<int64_t>& counts, Bin bin)
 
 template <typename I>
 bool bincount_typed(const I* x, int64_t xs, int64_t n, int64_t nbins, const View* w, int64_t w_off, int64_t ws, View& out, int64_t out_off) {
+  if (w == nullptr) {
+    // the range check rides along with the count (a pass of its own over the input was a third of the
+    // time): a value outside [0, nbins) is counted in an extra bin, which fails the call before out is written
+    std::vector<int64_t> counts;
+    count_bins(n, nbins + 1, counts, [x, xs, nbins](int64_t i) {
+      const int64_t v = static_cast<int64_t>(x[i * xs]);
+      return static_cast<uint64_t>(v) < static_cast<uint64_t>(nbins) ? v : nbins;
+    });
+    if (counts[nbins] != 0) return false;
+    std::memcpy(static_cast<int64_t*>(out.data) + out_off, counts.data(), nbins * sizeof(int64_t));
+    return true;
+  }
   for (int64_t i = 0; i < n; ++i) {
     const int64_t v = static_cast<int64_t>(x[i * xs]);
     if (v < 0 || v >= nbins) return false;
-  }
-  if (w == nullptr) {
-    std::vector<int64_t> counts;
-    count_bins(n, nbins, counts, [&](int64_t i) { return static_cast<int64_t>(x[i * xs]); });
-    std::memcpy(static_cast<int64_t*>(out.data) + out_off, counts.data(), nbins * sizeof(int64_t));
-    return true;
   }
   auto sum = [&](auto* acc, const auto* wt) {
     using T = std::remove_pointer_t<decltype(acc)>;

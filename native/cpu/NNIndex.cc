@@ -60,10 +60,12 @@ Napi::Value IndexSelect(const Napi::CallbackInfo& info) {
   char* d = dst.data + dst_off * item;
   const char* s = src.data + src_off * item;
   parallel_for(0, outer * n, at_least_1(GRAIN_SIZE / at_least_1(inner)), [&](int64_t b, int64_t e) {
+    // (o, i) stepped along with t rather than divided out of it
+    int64_t o = b / n, i = b % n;
     for (int64_t t = b; t < e; ++t) {
-      const int64_t o = t / n, i = t % n;
       const int64_t k = long_index ? ix64[i * ix_stride] : ix32[i * ix_stride];
       std::memcpy(d + t * row, s + (o * dim + k) * row, row);
+      if (++i == n) i = 0, ++o;
     }
   });
   return Napi::Boolean::New(info.Env(), true);
@@ -104,7 +106,11 @@ void walk_lines(const Geometry& g, const int64_t* index, int64_t b, int64_t e, F
       int64_t o[3];
       g.line_offsets(t, o);
       const int64_t* ip = index + o[0];
-      for (int64_t i = 0; i < g.len; ++i) f(ip[i * si], o[1], o[2] + i * sx);
+      if (si == 1 && sx == 1) {  // (the usual layout, a contiguous index and other along dim: no stride products)
+        for (int64_t i = 0; i < g.len; ++i) f(ip[i], o[1], o[2] + i);
+      } else {
+        for (int64_t i = 0; i < g.len; ++i) f(ip[i * si], o[1], o[2] + i * sx);
+      }
     }
     return;
   }
@@ -138,8 +144,11 @@ bool run_gather_scatter(const Geometry& g, const int64_t* index, char* self, cha
     if constexpr (MODE == 0) {
       bool ok = true;
       walk_lines(g, index, b, e, [&](int64_t v, int64_t so, int64_t xo) {
-        ok &= v >= 0 && v < bound;
-        X[xo] = S[so + (ok ? v : 0) * ss];
+        // each element checked alone (a bad one reads element 0 instead): a chain through `ok` made
+        // every read wait for the comparison before it
+        const bool in = static_cast<uint64_t>(v) < static_cast<uint64_t>(bound);
+        ok &= in;
+        X[xo] = S[so + (in ? v : 0) * ss];
       });
       if (!ok) bad = true;
     } else if constexpr (MODE == 1) {
@@ -154,12 +163,19 @@ bool run_gather_scatter(const Geometry& g, const int64_t* index, char* self, cha
   return !bad;
 }
 
-// every index in [0, bound), checked over the pool before a scatter writes anything
+// every index in [0, bound), checked over the pool before a scatter writes anything. First the OR of
+// the indices (one vector op per element, where 64-bit comparisons do not vectorize on the baseline
+// unit): every index is at most their OR, so an OR below bound (bound a power of two and no negative
+// index, as in most calls) settles it; otherwise each index is compared.
 bool indices_in_range(const Geometry& g, const int64_t* index) {
   std::atomic<bool> bad{false};
+  const uint64_t bound = static_cast<uint64_t>(g.bound);
   parallel_for(0, g.outer, at_least_1(GRAIN_SIZE / at_least_1(g.len)), [&](int64_t b, int64_t e) {
+    uint64_t any = 0;
+    walk_lines(g, index, b, e, [&](int64_t v, int64_t, int64_t) { any |= static_cast<uint64_t>(v); });
+    if (any < bound) return;
     bool ok = true;
-    walk_lines(g, index, b, e, [&](int64_t v, int64_t, int64_t) { ok &= v >= 0 && v < g.bound; });
+    walk_lines(g, index, b, e, [&](int64_t v, int64_t, int64_t) { ok &= static_cast<uint64_t>(v) < bound; });
     if (!ok) bad = true;
   });
   return !bad;

@@ -14,6 +14,7 @@
 //   rng_randperm(state, out: BigInt64Array, off, n) -> bool
 //   rng_bernoulli(state, out: Float32Array|Float64Array|Uint8Array|Int8Array|Int16Array|Int32Array|BigInt64Array, off, n, p) -> bool
 //   rng_bernoulli_tensor(state, out (as rng_bernoulli), off, n, probs: Float32Array|Float64Array|Uint16Array (bfloat16), probsOff, kind) -> bool
+//   rng_multinomial_replacement(state, out: BigInt64Array, off, rows, categories, samples, probs: Float32Array|Float64Array, probsOff) -> bool
 // off and n are in elements; out[off .. off+n) is written.
 #include "Random.h"
 
@@ -371,6 +372,82 @@ Napi::Value Randperm(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
+// multinomial_with_replacement_apply (cpu/MultinomialKernel.cpp), as the TypeScript kernel: per row the
+// cumulative sum in the accumulate type (float for float32), divided by the sum, the last bucket set to
+// 1, then per sample one 53-bit uniform and the first bucket whose cumulative value is >= it. Every row
+// is checked before any draw: a row the TypeScript kernel rejects declines here, so that kernel raises
+// PyTorch's error after the same draws for the rows before it.
+template <typename T>
+void multinomial_rows(Engine& e, const T* probs, int64_t* out, int64_t rows, int64_t cats, int64_t samples) {
+  std::vector<T> cum(static_cast<size_t>(cats));
+  for (int64_t r = 0; r < rows; ++r) {
+    T sum = 0;
+    for (int64_t j = 0; j < cats; ++j) cum[j] = sum = sum + probs[r * cats + j];
+    for (int64_t j = 0; j < cats; ++j) cum[j] = cum[j] / sum;
+    cum[cats - 1] = T(1);
+    const T* c = cum.data();
+    int64_t* o = out + r * samples;
+    uniform01_double(e, samples, [&](int64_t s, double u) {
+      int64_t left = 0, right = cats;
+      while (right - left > 0) {
+        const int64_t mid = left + ((right - left) >> 1);
+        if (static_cast<double>(c[mid]) < u) left = mid + 1;
+        else right = mid;
+      }
+      o[s] = left;
+    });
+  }
+}
+
+// A row whose probabilities sum to 0 (all zero: every entry is finite and >= 0 by then) is an error:
+// found before drawing for any row, so multinomial_rows never stops halfway.
+template <typename T>
+bool rows_have_mass(const T* probs, int64_t rows, int64_t cats) {
+  for (int64_t i = 0; i < rows * cats; ++i) {
+    const T v = probs[i];
+    if (!(v >= T(0)) || !std::isfinite(v)) return false;
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    bool any = false;
+    for (int64_t j = 0; j < cats; ++j) any |= probs[r * cats + j] != T(0);
+    if (!any) return false;
+  }
+  return true;
+}
+
+Napi::Value MultinomialReplacement(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  uint32_t* st;
+  Out out;
+  int64_t off, rows;
+  if (!get_args(info, &st, &out, &off, &rows) || out.type != napi_bigint64_array) return Napi::Boolean::New(env, false);
+  const int64_t cats = info[4].As<Napi::Number>().Int64Value();
+  const int64_t samples = info[5].As<Napi::Number>().Int64Value();
+  Out p;
+  if (!get_typed(env, info[6], &p)) return Napi::Boolean::New(env, false);
+  const int64_t poff = info[7].As<Napi::Number>().Int64Value();
+  if (cats <= 0 || samples <= 0 || poff < 0 || static_cast<uint64_t>(poff + rows * cats) > p.length ||
+      static_cast<uint64_t>(off + rows * samples) > out.length) {
+    return Napi::Boolean::New(env, false);
+  }
+  int64_t* o = reinterpret_cast<int64_t*>(out.data) + off;
+  Engine e(st);
+  bool ok;
+  if (p.type == napi_float32_array) {
+    const float* pr = reinterpret_cast<const float*>(p.data) + poff;
+    ok = rows_have_mass(pr, rows, cats);
+    if (ok) multinomial_rows(e, pr, o, rows, cats, samples);
+  } else if (p.type == napi_float64_array) {
+    const double* pr = reinterpret_cast<const double*>(p.data) + poff;
+    ok = rows_have_mass(pr, rows, cats);
+    if (ok) multinomial_rows(e, pr, o, rows, cats, samples);
+  } else {
+    return Napi::Boolean::New(env, false);
+  }
+  if (ok) e.store();
+  return Napi::Boolean::New(env, ok);
+}
+
 }  // namespace
 }  // namespace rnd
 
@@ -381,6 +458,7 @@ void InitRandom(Napi::Env env, Napi::Object exports) {
   exports.Set("rng_randperm", Napi::Function::New(env, rnd::Randperm));
   exports.Set("rng_bernoulli", Napi::Function::New(env, rnd::Bernoulli));
   exports.Set("rng_bernoulli_tensor", Napi::Function::New(env, rnd::BernoulliTensor));
+  exports.Set("rng_multinomial_replacement", Napi::Function::New(env, rnd::MultinomialReplacement));
 }
 
 }  // namespace glasstorch

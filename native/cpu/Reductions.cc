@@ -525,6 +525,42 @@ void maxmin_impl(const Problem& p, bool is_max) {
   // one contiguous run: the unit's vectorized extreme of the row, for the dtypes a double holds exactly
   constexpr bool exact_in_double = !std::is_same_v<T, int64_t> && !std::is_same_v<T, bool>;
   const pw::ExtremeRow row = pw::table().extreme[is_max ? 1 : 0][code_of<T>()];
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    // integer values alone (min(), max(): bincount's two passes) of contiguous rows: int64 through its own
+    // vectorized extreme; and a long single row in chunks over the pool, their extremes combined (integers
+    // have no NaN or signed zero: the same value in any order)
+    if (!indices && p.red.n == 1 && p.red.in_stride[0] == 1) {
+      const auto i64 = pw::table().extreme_i64[is_max ? 1 : 0];
+      auto extreme = [&](const T* q, int64_t n) -> T {
+        if constexpr (std::is_same_v<T, int64_t>) return i64(q, n);
+        else return static_cast<T>(row(q, n));
+      };
+      const int64_t chunks = nout == 1 ? std::min<int64_t>(4 * get_num_threads(), nred / GRAIN_SIZE) : 1;
+      if (chunks > 1) {
+        int64_t oo, oo2;
+        const T* ip = in_at<T>(p, 0, &oo, &oo2);
+        const int64_t len = (nred + chunks - 1) / chunks;
+        std::vector<T> part(static_cast<size_t>(chunks));
+        parallel_for(0, chunks, 1, [&](int64_t b, int64_t e) {
+          for (int64_t c = b; c < e; ++c) part[c] = extreme(ip + c * len, std::min(len, nred - c * len));
+        });
+        T best = part[0];
+        for (int64_t c = 1; c < chunks; ++c) best = is_max ? std::max(best, part[c]) : std::min(best, part[c]);
+        values[oo] = best;
+        return;
+      }
+      if constexpr (std::is_same_v<T, int64_t>) {
+        parallel_for(0, nout, std::max<int64_t>(1, GRAIN_SIZE / nred), [&](int64_t b, int64_t e) {
+          for (int64_t o = b; o < e; ++o) {
+            int64_t oo, oo2;
+            const T* ip = in_at<T>(p, o, &oo, &oo2);
+            values[oo] = extreme(ip, nred);
+          }
+        });
+        return;
+      }
+    }
+  }
   const auto find = pw::table().find_first[code_of<T>()];
   // with indices too (max.dim, argmax): the extreme, then the first element equal to it (or the first
   // NaN): the scan's answer, ties and zeros included, in two vectorized passes over the row

@@ -85,6 +85,8 @@ struct Table {
   SumCols sum_cols[kNumDTypes];
   SumCols sum_cols_f32_runs;  // float32 columns in float runs before double (sum_f32_runs's columns)
   ExtremeRow extreme[2][kNumDTypes];  // [0]: min, [1]: max
+  // [0]: min, [1]: max of n >= 1 contiguous int64 (extreme's lanes, exact: extreme returns a double)
+  int64_t (*extreme_i64[2])(const void* a, int64_t n);
   // [op][input dtype][lanes: 0 float, 1 double]: prod (every dtype into double lanes), the vector norms
   // (float32 into float or double lanes, float64 into double); null elsewhere
   LaneFold lane_fold[kNumLaneOps][kNumDTypes][2];

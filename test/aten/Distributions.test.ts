@@ -76,6 +76,18 @@ describe("torch-level random functions reproduce PyTorch's streams", () => {
     expect(torch.rand(10).tolist()).toEqual(a);
   });
 
+  it("multinomial takes replacement as a keyword (Python's replacement=True) and rejects it twice", () => {
+    const p = torch.tensor([0.1, 0.0, 0.6, 0.3]);
+    const draw = (f: (g: torch.Generator) => torch.Tensor) => f(new torch.Generator().manual_seed(3)).tolist();
+    const positional = draw((g) => torch.multinomial(p, 50, true, { generator: g }));
+    expect(draw((g) => torch.multinomial(p, 50, { replacement: true, generator: g }))).toEqual(positional);
+    expect(draw((g) => p.multinomial(50, { replacement: true, generator: g }))).toEqual(positional);
+    expect((positional as number[]).includes(1)).toBe(false); // a zero weight is never drawn
+    // 50 > 4 categories: only possible with replacement
+    expect(() => torch.multinomial(p, 50, { replacement: false })).toThrow("cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+    expect(() => torch.multinomial(p, 2, true, { replacement: true })).toThrow("multinomial() got multiple values for argument 'replacement'");
+  });
+
   it("randint errors are PyTorch's", () => {
     expect(outcome(() => torch.randint(5, 5, [3]))).toEqual(R.errors.randint_equal);
     expect(outcome(() => torch.rand(2, { dtype: torch.int64 }))).toEqual({ error: "RuntimeError", message: `"check_uniform_bounds" not implemented for 'Long'` });

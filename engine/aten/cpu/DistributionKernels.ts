@@ -575,6 +575,19 @@ export function exponential_(gen: CPUGeneratorImpl, n: number, dtype: RandomDtyp
 // ---------------------------------------------------------------------------------------------
 // multinomial (Distributions.cpp multinomial_out; cpu/MultinomialKernel.cpp)
 
+/** multinomial's argument checks, made before any draw (Distributions.cpp multinomial_out). */
+export function multinomial_check(probsDtype: RandomDtype, categories: number, numSamples: number, replacement: boolean): asserts probsDtype is FloatDtype {
+  if (!isFloatDtype(probsDtype)) {
+    throw new RuntimeError(`multinomial only supports floating-point dtypes for input, got: ${SCALAR_TYPE_NAME[probsDtype]}`);
+  }
+  if (!(numSamples > 0)) throw new RuntimeError("cannot sample n_sample <= 0 samples");
+  if (!(replacement || numSamples <= categories)) {
+    throw new RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  }
+  if (categories > 2 ** 24) throw new RuntimeError("number of categories cannot exceed 2^24");
+  if (probsDtype === "float16") throw new RuntimeError("multinomial is not implemented for half on CPU");
+}
+
 /**
  * torch.multinomial(probs, numSamples, replacement) for `rows` distributions of `categories`
  * weights each (row-major). Returns the sampled indices row-major (rows x numSamples).
@@ -593,15 +606,7 @@ export function multinomial(
   replacement: boolean,
   probsDtype: RandomDtype,
 ): Float64Array {
-  if (!isFloatDtype(probsDtype)) {
-    throw new RuntimeError(`multinomial only supports floating-point dtypes for input, got: ${SCALAR_TYPE_NAME[probsDtype]}`);
-  }
-  if (!(numSamples > 0)) throw new RuntimeError("cannot sample n_sample <= 0 samples");
-  if (!(replacement || numSamples <= categories)) {
-    throw new RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement");
-  }
-  if (categories > 2 ** 24) throw new RuntimeError("number of categories cannot exceed 2^24");
-  if (probsDtype === "float16") throw new RuntimeError("multinomial is not implemented for half on CPU");
+  multinomial_check(probsDtype, categories, numSamples, replacement);
   const result = new Float64Array(rows * numSamples);
   if (result.length === 0) return result;
 

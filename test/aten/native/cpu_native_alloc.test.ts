@@ -145,6 +145,17 @@ describe("young collections on allocation volume", () => {
     expect(stats().young_gcs - before).toBeGreaterThanOrEqual(40);
   });
 
+  nativeAlloc("a block of the interval's size or more, freed eagerly each time, asks for no scavenge; left to the collector, every other one does", () => {
+    nativeAddon!.set_allocator_young_gc(8 << 20);
+    expect(torch.empty(1 << 20)._impl.storage.release()).toBe(true); // (the volume earlier tests left on the count)
+    const before = stats().young_gcs;
+    // 16 MiB blocks (F.embedding's 65536 x 64 result), each given back before the next
+    for (let i = 0; i < 20; i++) expect(torch.empty(4 << 20)._impl.storage.release()).toBe(true);
+    expect(stats().young_gcs).toBe(before);
+    for (let i = 0; i < 20; i++) torch.empty(4 << 20); // dropped: the next request finds 16 MiB uncollected
+    expect(stats().young_gcs - before).toBeGreaterThanOrEqual(9);
+  });
+
   nativeAlloc("several threads' isolates scavenging at once (DataLoader worker threads): no abort", () => {
     // Each isolate's scavenge sets V8's process-wide --expose-gc for the call and clears it after; without
     // a lock around that, one thread cleared the flag between another's setting it and its call, and

@@ -125,6 +125,25 @@ describe("index_put_: x[indices] = v", () => {
     }
   });
 
+  native("whole rows selected: the row's columns split over the threads, every row in order on each (duplicates as the serial loop)", () => {
+    torch.manual_seed(17);
+    const idx = torch.randint(0, 12, [200]); // many duplicates
+    for (const dtype of [torch.uint8, torch.int16, torch.float32, torch.float64, torch.int64]) {
+      for (const cols of [70, 1000]) {
+        const base = values([12, cols], dtype, 18);
+        const v = values([200, cols], dtype, 19);
+        same(`${dtype} x[idx] = v, rows of ${cols}`, () => base.clone().index_put_([idx], v), "index_put_stub");
+        same(`${dtype} x[idx] += v, rows of ${cols}`, () => base.clone().index_put_([idx], v, true), "index_put_stub");
+        same(`${dtype} x[idx] = v[0] (a broadcast row)`, () => base.clone().index_put_([idx], v.get(0)), "index_put_stub");
+      }
+      // 3-d: rows of [5, 40] selected whole; and a permuted self (no overlap, not contiguous)
+      const b3 = values([12, 5, 40], dtype, 20);
+      const v3 = values([200, 5, 40], dtype, 21);
+      same(`${dtype} 3-d x[idx] += v`, () => b3.clone().index_put_([idx], v3, true), "index_put_stub");
+      same(`${dtype} permuted x[idx] = v`, () => values([5, 12, 40], dtype, 22).permute(1, 0, 2).index_put_([idx], v3), "index_put_stub");
+    }
+  });
+
   native("integers wrap as C++ adds them; bool ors; float16/bfloat16 accumulate on the TS kernel", () => {
     const x = torch.tensor([2147483000, 16777216, -5], { dtype: torch.int32 });
     const got = x.clone().index_put_([torch.tensor([0, 0, 1, 1])], torch.tensor([600, 600, 1, 1], { dtype: torch.int32 }), true);

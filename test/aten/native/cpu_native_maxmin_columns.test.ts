@@ -83,3 +83,22 @@ describe("native max/min over outer dims (column groups)", () => {
     sameAsTs("2500 columns (three groups on one thread)", () => torch.max(wide, 0), "max_stub");
   }, 120_000);
 });
+
+describe("native max/min of integer rows (values alone)", () => {
+  nativeIt("int64 rows through its own vector extreme; one long row of any integer dtype in chunks over the pool", () => {
+    torch.manual_seed(22);
+    for (const dtype of [torch.int64, torch.int32, torch.int16, torch.uint8]) {
+      for (const n of [1, 7, 65536, 200_001]) {
+        const x = torch.randint(-120, 120, [n]).to(dtype);
+        if (n > 100) {
+          // the extremes in the last chunk and in the middle of one (int64: far outside the other values)
+          x.set(n - 2, dtype === torch.int64 ? 2 ** 60 : 127);
+          x.set(n >> 1, dtype === torch.int64 ? -(2 ** 60) : dtype === torch.uint8 ? 0 : -128);
+        }
+        sameAsTs(`${dtype} [${n}] max()`, () => x.max(), "max_all_stub");
+        sameAsTs(`${dtype} [${n}] min()`, () => x.min(), "min_all_stub");
+        if (n % 7 === 0 || n === 65536) sameAsTs(`${dtype} rows amax`, () => torch.amax(x.view(n === 65536 ? 64 : 1, -1), 1), "max_values_stub");
+      }
+    }
+  }, 120_000);
+});

@@ -456,6 +456,18 @@ native("index kernels", () => {
     const target = torch.zeros([3, 4]);
     expect(() => target.scatter_(0, torch.tensor([[0, 1, 2, -1]]), x)).toThrow("index -1 is out of bounds for dimension 0 with size 3");
     expect(() => torch.index_select(x, 1, torch.tensor([4]))).toThrow("index out of range in self");
+    // the scatters' range check ORs the indices first: an OR below the bound settles it, else each is compared
+    const src = randn([64, 1024], torch.float32, 2);
+    const idx = randIndex([64, 1024], 1024, 3);
+    idx.set(40, 700, 1024); // one past a power-of-two bound, deep inside
+    const y = torch.zeros([64, 1024]), want = torch.zeros([64, 1024]);
+    expect(() => y.scatter_add_(1, idx, src)).toThrow("index 1024 is out of bounds for dimension 1 with size 1024");
+    expect(() => underTs(() => want.scatter_add_(1, idx, src))).toThrow("index 1024 is out of bounds for dimension 1 with size 1024");
+    // nothing written natively: self as the TypeScript kernel alone leaves it (the rows before the bad index)
+    expect(y.sub(want).abs().max().item()).toBe(0);
+    expect(y.abs().sum().item()).toBeGreaterThan(0);
+    // a bound that is not a power of two: the OR of valid indices passes it, and every index is compared
+    compare(() => [torch.zeros([64, 1000]).scatter_add_(1, randIndex([64, 1024], 1000, 4), src)], ["scatter_stub"], EXACT);
   });
   for (const dt of [torch.float32, torch.float64]) {
     it(`embedding_dense_backward ${dt}: repeated indices, padding_idx, scale_grad_by_freq`, () => {

@@ -177,6 +177,37 @@ describe("native and TypeScript draw the same values and leave the same state", 
     });
   });
 
+  native("multinomial with replacement: float32 and float64 rows, zero weights, the stream after it; rejected rows raise after the same draws", () => {
+    for (const dtype of [torch.float32, torch.float64]) {
+      for (const [rows, cats, n] of [[1, 1000, 1000], [3, 7, 50], [2, 1, 5], [4, 300, 17], [1, 2, 700]]) {
+        // weights drawn after the seed (part of the replayed stream), a third of them zero
+        const probs = () => torch.rand(rows, cats, { dtype }).mul(torch.rand(rows, cats).gt(0.3)).add(torch.eye(rows, cats, { dtype }));
+        sameOnBoth(() => torch.cat([torch.multinomial(probs(), n, { replacement: true }).flatten().to(torch.float64), torch.rand(5, { dtype: torch.float64 })]));
+        sameOnBoth(() => torch.multinomial(probs().select(0, 0), n, true));
+      }
+    }
+    sameOnBoth(() => torch.multinomial(torch.rand(6, 5).t(), 40, true)); // (non-contiguous probabilities: the TS kernel)
+    sameOnBoth(() => torch.multinomial(torch.rand(3, 5).to(torch.bfloat16), 40, true)); // (bfloat16: the TS kernel)
+    const ran = torch.trace.record(() => torch.multinomial(torch.rand(10), 4, { replacement: true })).events.filter((e: any) => e.type === "kernel").map((e: any) => `${e.stub}:${e.impl}`);
+    expect(ran).toContain("multinomial_with_replacement_stub:native");
+    const bad: [number[][], string][] = [
+      [[[0.5, 0.5], [0, 0]], "invalid multinomial distribution (sum of probabilities <= 0)"],
+      [[[0.5, 0.5], [1, -1]], "invalid multinomial distribution (encountering probability entry < 0)"],
+      [[[0.5, 0.5], [1, Infinity]], "invalid multinomial distribution (encountering probability entry = infinity or NaN)"],
+    ];
+    for (const [p, msg] of bad) {
+      for (const impl of ["native", "ts"] as const) expect(() => under(impl, () => torch.multinomial(torch.tensor(p), 3, true))).toThrow(msg);
+      sameOnBoth(() => {
+        try {
+          torch.multinomial(torch.tensor(p), 3, true);
+        } catch {
+          /* both sides raise after drawing the first row; the draws after it must match */
+        }
+        return torch.rand(10);
+      });
+    }
+  });
+
   native("non-contiguous and offset outputs", () => {
     // a transposed tensor takes the element-by-element path; a contiguous narrow() writes at its storage offset
     sameOnBoth(() => torch.empty(40, 30).t().uniform_());

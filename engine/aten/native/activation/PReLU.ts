@@ -67,7 +67,9 @@ prelu_backward_cpu_stub.register("ts", (self, grad_output, _weight, w, l, input_
   writeAll(weight_grad_collector, collector);
 });
 
-const contiguousLike = (self: Tensor, sizes: readonly number[]) => wrap(empty_strided_impl([...sizes], contiguousStrides([...sizes]), self.dtype, self.device));
+/** A contiguous result of `sizes`, uninitialised (at::empty): both kernels write every element, so zeroing it first was a second pass over memory. */
+const contiguousLike = (self: Tensor, sizes: readonly number[]) =>
+  wrap(empty_strided_impl([...sizes], contiguousStrides([...sizes]), self.dtype, self.device, true));
 
 /** prelu_cpu's checks of a per-channel weight, and the layout its broadcast walks. */
 function layoutOf(input: Tensor, weight_num: number): Layout {

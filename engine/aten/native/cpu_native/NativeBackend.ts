@@ -86,6 +86,8 @@ export interface NativeAddon {
   rng_bernoulli(state: Uint32Array, out: ArrayBufferView, off: number, n: number, p: number): boolean;
   /** kind: 0 float32, 1 float64, 2 bfloat16 probabilities (contiguous, from probsOff); false for a p outside [0, 1]. */
   rng_bernoulli_tensor(state: Uint32Array, out: ArrayBufferView, off: number, n: number, probs: ArrayBufferView, probsOff: number, kind: number): boolean;
+  /** torch.multinomial(replacement=True): rows x samples int64 indices from contiguous float32/float64 probabilities; false for a row the TS kernel rejects (before any draw). */
+  rng_multinomial_replacement(state: Uint32Array, out: BigInt64Array, off: number, rows: number, categories: number, samples: number, probs: Float32Array | Float64Array, probsOff: number): boolean;
   /** native/cpu/Bmm.cc: a batched GEMM in one call (NativeBmm.ts); meta = [batch, m, n, k, alpha, beta, per operand a, b, c: offset, batch/row/column strides]. */
   bmm(dtype: number, meta: Float64Array, a: ArrayBufferView, b: ArrayBufferView, c: ArrayBufferView): boolean;
   // native/cpu/Ops2.cc (NativeOps2.ts): false declines

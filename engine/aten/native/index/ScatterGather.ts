@@ -135,9 +135,9 @@ function gatherShapeCheck(self: Tensor, dim: number, index: Tensor): void {
 }
 
 /** set_output_raw_strided for these structured ops: a fresh contiguous output, self (in-place), or out resized. */
-function output(self: Tensor, sizes: readonly number[], out: Tensor | null, mode: StructuredMode): Tensor {
+function output(self: Tensor, sizes: readonly number[], out: Tensor | null, mode: StructuredMode, uninitialized = false): Tensor {
   if (mode === "inplace") return self;
-  if (mode === "functional" || !out) return wrap(empty_impl(sizes, self.dtype, self.device));
+  if (mode === "functional" || !out) return wrap(empty_impl(sizes, self.dtype, self.device, uninitialized));
   resize_output(out, sizes);
   return out;
 }
@@ -153,7 +153,8 @@ export function gather_out(self: Tensor, dimArg: number, index: Tensor, _sparse_
   }
   if (index.numel() !== 0 && !isLong(index)) throw new RuntimeError("gather(): Expected dtype int64 for index");
   if (index.numel() !== 0) gatherShapeCheck(self, dim, index);
-  const result = output(self, index._impl.sizes(), out, mode);
+  // uninitialised (at::empty): both kernels write every element of the index's shape
+  const result = output(self, index._impl.sizes(), out, mode, true);
   if (index.numel() === 0 || !hasData(result)) return result;
   gather_stub.call(self.device.type, result, self, dim, index);
   return result;

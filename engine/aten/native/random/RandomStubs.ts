@@ -9,6 +9,9 @@
 import type { CPUGeneratorImpl } from "../../core/CPUGeneratorImpl.js";
 import * as K from "../../cpu/DistributionKernels.js";
 import { DispatchStub } from "../DispatchStub.js";
+import type { Tensor } from "../../core/Tensor.js";
+import type { RandomDtype } from "../../core/DistributionsHelper.js";
+import { write_values_kernel } from "../../cpu/FillKernel.js";
 
 const REF = "aten/src/ATen/native/cpu/DistributionKernels.cpp";
 
@@ -41,3 +44,16 @@ export const randperm_fill_stub = new DispatchStub<(gen: CPUGeneratorImpl, out: 
   "aten/src/ATen/native/TensorFactories.cpp",
 );
 randperm_fill_stub.register("ts", (gen, out, off, n) => K.randperm_fill(gen, out, off, n));
+
+/**
+ * torch.multinomial(probs, n, replacement=True) into a fresh contiguous int64 `out` (rows x n): one 53-bit
+ * uniform per sample, binary-searched in the row's normalized cumulative sum (cpu/MultinomialKernel.cpp).
+ * The arguments are checked (multinomial_check); the probabilities' values are checked here.
+ */
+export const multinomial_replacement_stub = new DispatchStub<
+  (gen: CPUGeneratorImpl, probs: Tensor, rows: number, categories: number, n: number, out: Tensor) => void
+>("multinomial_with_replacement_stub", "aten/src/ATen/native/cpu/MultinomialKernel.cpp");
+multinomial_replacement_stub.register("ts", (gen, probs, rows, categories, n, out) => {
+  const values = K.multinomial(gen, probs._flatNumbers(), rows, categories, n, true, probs.dtype.name as RandomDtype);
+  write_values_kernel(out._impl, values);
+});

@@ -60,14 +60,25 @@ export function cosine_similarity(x1_: Tensor, x2_: Tensor, dim: number, eps: nu
   const step = (t: unknown): Tensor => (made.push(t as Tensor), t as Tensor);
   const x1 = step(expand_default.call(step(to_dtype.call(x1_, common, false, false, null)), shape, false));
   const x2 = step(expand_default.call(step(to_dtype.call(x2_, common, false, false, null)), shape, false));
-  const squaredNorm = (x: Tensor) => step(sum_dim_IntList.call(step(pow_Tensor_Scalar.call(x, 2)), [dim], true, null));
+  // Each full-size temporary dies as soon as its last use is done, as PyTorch frees it (refcount): x^2 once
+  // summed, the quotients once multiplied. The op then holds at most three input-sized temporaries at once
+  // (all five alive at once made every call cross the allocator's young-collection volume: a scavenge per call).
+  const squaredNorm = (x: Tensor) => {
+    const sq = pow_Tensor_Scalar.call(x, 2) as Tensor;
+    const n = sum_dim_IntList.call(sq, [dim], true, null) as Tensor;
+    end_composite([sq], [n], [x1_, x2_]);
+    return step(n);
+  };
   const n1 = squaredNorm(x1);
   const n2 = squaredNorm(x2);
   clamp_min__default.call(n1, eps * eps);
   clamp_min__default.call(n2, eps * eps);
   sqrt__default.call(n1);
   sqrt__default.call(n2);
-  const prod = step(mul_Tensor.call(step(div_Tensor.call(x1, n1)), step(div_Tensor.call(x2, n2))));
+  const q1 = div_Tensor.call(x1, n1) as Tensor;
+  const q2 = div_Tensor.call(x2, n2) as Tensor;
+  const prod = step(mul_Tensor.call(q1, q2));
+  end_composite([q1, q2], [prod], [x1_, x2_]);
   const result = sum_dim_IntList.call(prod, [dim], false, null) as Tensor;
   end_composite(made, [result], [x1_, x2_]);
   return result;
