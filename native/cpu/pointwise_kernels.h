@@ -56,6 +56,8 @@ enum Op : int {
   kNanToNum,
   // (out, a): pointwise_special.inc; logit: s[0] = eps (-1 for None)
   kErfc, kErfinv, kLogit,
+  // (out, a): pointwise_gamma.inc
+  kAsinh, kAcosh, kAtanh, kLgamma, kDigamma, kTrigamma,
   kNumOps
 };
 

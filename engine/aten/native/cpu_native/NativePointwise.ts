@@ -13,7 +13,8 @@
 //     gelu_backward, silu_backward, floor, ceil, trunc, round, frac (exact), log1p, expm1, log2, log10,
 //     exp2, sinh, cosh (double polynomials, vectorized), tan (glibc), asin, acos, atan (FDLIBM, as V8's
 //     Math functions, vectorized), erf/erfc (float32: FDLIBM, vectorized; float64: glibc), erfinv
-//     (calc_erfinv), logit (eps): float32, float64
+//     (calc_erfinv), logit (eps), asinh/acosh/atanh (float32: double formulas on log_d, vectorized;
+//     float64: glibc), lgamma (glibc's lgamma_r), digamma, trigamma (Math.h's): float32, float64
 //     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype; mse_loss's
 //     (a - b)^2: float32, float64
 //   remainder, fmod, div 'trunc' / 'floor', pow(Tensor, Tensor): the integer dtypes (a zero divisor
@@ -61,6 +62,7 @@ import {
   floor_stub, ceil_stub, trunc_stub, round_stub, frac_stub, sign_stub, log1p_stub, expm1_stub, log2_stub, log10_stub, exp2_stub,
   sinh_stub, cosh_stub, tan_stub, asin_stub, acos_stub, atan_stub, logical_not_stub, bitwise_not_stub, nan_to_num_stub,
   nanToNumReplacements, erfc_stub, erfinv_stub, logit_stub,
+  asinh_stub, acosh_stub, atanh_stub, lgamma_stub, digamma_stub, trigamma_stub,
 } from "../unary/UnaryOpsKernel.js";
 import {
   clamp_scalar_stub, clamp_min_scalar_stub, clamp_max_scalar_stub, maximum_stub as clamp_maximum_stub, minimum_stub as clamp_minimum_stub,
@@ -97,6 +99,7 @@ export const PwOp = {
   leakyReluBackward: 78, hardtanhBackward: 79, hardsigmoidBackward: 80, eluBackward: 81, softplusBackward: 82, hardswishBackward: 83, mishBackward: 84,
   logicalAnd: 85, logicalOr: 86, logicalXor: 87, bitwiseAnd: 88, bitwiseOr: 89, bitwiseXor: 90, logicalNot: 91, bitwiseNot: 92,
   nanToNum: 93, erfc: 94, erfinv: 95, logit: 96,
+  asinh: 97, acosh: 98, atanh: 99, lgamma: 100, digamma: 101, trigamma: 102,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -304,6 +307,13 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   atan_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.atan));
   erfc_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.erfc));
   erfinv_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.erfinv));
+  // pointwise_gamma.inc: the inverse hyperbolic functions, lgamma (glibc's), digamma and trigamma (Math.h's)
+  asinh_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.asinh));
+  acosh_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.acosh));
+  atanh_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.atanh));
+  lgamma_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.lgamma));
+  digamma_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.digamma));
+  trigamma_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.trigamma));
   // logit: eps as the TS kernel reads it (a NaN or negative eps, and None as -1, clamp nothing)
   logit_stub.register("native", (iter, eps) => {
     const e = Number(eps);

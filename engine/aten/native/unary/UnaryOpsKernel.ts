@@ -110,7 +110,7 @@ export const atanh_stub = floatStub("atanh_stub", "atanh_cpu", FLOATING_TYPES_AN
 
 // ---- the gamma family (GammaMath.ts) ----
 
-/** std::lgamma; float32 as glibc's lgammaf is within an ulp or two of the double result rounded. */
+/** lgamma (PyTorch's AVX2 build: SLEEF's lgamma u10, within an ulp); float32 is the double result rounded once. */
 export const lgamma_stub = vmlStub("lgamma", lgamma);
 /** calc_digamma: float32 and bfloat16 run Math.h's float overload, step for step. */
 export const digamma_stub = floatStub("digamma_stub", "digamma", FLOATING_TYPES_AND_BFLOAT16, (x) => calc_digamma(x), (x) => calc_digamma(x, fround));
