@@ -24,39 +24,42 @@ const MACHEP = 1.11022302462515654042e-16; // 2^-53
 /** (2k)! / B_2k for k = 1..12: the Euler-Maclaurin correction terms' denominators (12, -720, 30240, ...). */
 const ZETA_A = BERNOULLI.map(([p, q], i) => (factorial(2 * i + 2) * q) / p);
 
-/** zeta(x, q) = sum over k >= 0 of (k + q)^-x: direct terms until q + k > 9, then Euler-Maclaurin. */
-export function zeta(x: number, q: number): number {
+/**
+ * zeta(x, q) = sum over k >= 0 of (k + q)^-x: direct terms until q + k > 9, then Euler-Maclaurin. `r`
+ * rounds each step to the accumulation type (at::acc_type: double for float32, float for bfloat16).
+ */
+export function zeta(x: number, q: number, r: Round = identity): number {
   if (x === 1) return Infinity;
   if (x < 1) return NaN;
   if (q <= 0) {
     if (q === Math.floor(q)) return Infinity;
     if (x !== Math.floor(x)) return NaN; // q^-x would be complex
   }
-  let s = Math.pow(q, -x);
+  let s = r(Math.pow(q, -x));
   let a = q;
   let i = 0;
   let b = 0;
   while (i < 9 || a <= 9) {
     i += 1;
-    a += 1;
-    b = Math.pow(a, -x);
-    s += b;
+    a = r(a + 1);
+    b = r(Math.pow(a, -x));
+    s = r(s + b);
     if (-MACHEP * s < b && b < MACHEP * s) return s;
   }
   const w = a;
-  s += (b * w) / (x - 1);
-  s -= 0.5 * b;
+  s = r(s + r(r(b * w) / r(x - 1)));
+  s = r(s - r(0.5 * b));
   let fac = 1;
   let k = 0;
   for (let j = 0; j < 12; j++) {
-    fac *= x + k;
-    b /= w;
-    const t = (fac * b) / ZETA_A[j]!;
-    s += t;
-    if (Math.abs(t / s) < MACHEP) return s;
+    fac = r(fac * r(x + k));
+    b = r(b / w);
+    const t = r(r(fac * b) / r(ZETA_A[j]!));
+    s = r(s + t);
+    if (Math.abs(r(t / s)) < MACHEP) return s;
     k += 1;
-    fac *= x + k;
-    b /= w;
+    fac = r(fac * r(x + k));
+    b = r(b / w);
     k += 1;
   }
   return s;
@@ -176,8 +179,11 @@ export function calc_trigamma(x: number, r: Round = identity): number {
   return r(sign * result);
 }
 
-/** calc_polygamma for n >= 2: (-1)^(n+1) n! zeta(n + 1, x), the zeta in double (acc_type). */
-export function calc_polygamma(n: number, x: number, r: Round = identity): number {
+/**
+ * calc_polygamma for n >= 2: (-1)^(n+1) n! zeta(n + 1, x) in the dtype's steps `r`, the zeta in its
+ * accumulation type's steps `acc` (double for float32 and float64, float for bfloat16).
+ */
+export function calc_polygamma(n: number, x: number, r: Round = identity, acc: Round = identity): number {
   const sign = n % 2 ? 1 : -1;
-  return r(r(sign * r(Math.exp(r(lgamma(n + 1))))) * r(zeta(n + 1, x)));
+  return r(r(sign * r(Math.exp(r(lgamma(n + 1))))) * r(zeta(n + 1, x, acc)));
 }

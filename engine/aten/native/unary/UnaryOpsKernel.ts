@@ -122,7 +122,9 @@ polygamma_stub.register("ts", (iter, n) => {
   if (n === 1) return trigamma_stub.call(iter.output.device.type, iter);
   const t = iter.commonDtype.scalarType;
   AT_DISPATCH("polygamma", t, FLOATING_TYPES_AND_BFLOAT16);
-  cpu_kernel_unary(iter, { number: t === ScalarType.Double ? (x) => calc_polygamma(n, x) : (x) => calc_polygamma(n, x, fround) });
+  // zeta accumulates in at::acc_type: double for float32, float for bfloat16
+  const acc = t === ScalarType.BFloat16 ? fround : identity;
+  cpu_kernel_unary(iter, { number: t === ScalarType.Double ? (x) => calc_polygamma(n, x) : (x) => calc_polygamma(n, x, fround, acc) });
 });
 
 // ---- sigmoid, logit ----
