@@ -162,6 +162,7 @@ export { topk } from "./topk.js";
 export { bucketize } from "./bucketize.js";
 export { searchsorted } from "./searchsorted.js";
 export { bincount } from "./bincount.js";
+export { diff } from "./diff.js";
 export { lstm } from "./lstm.js";
 export { gru } from "./gru.js";
 export { rnn_tanh } from "./rnn_tanh.js";

@@ -14,6 +14,7 @@ export { median_cpu, nanmedian_cpu, median, nanmedian, median_out_cpu, nanmedian
 export { mode, mode_out } from "./Mode.js";
 export { topk_out_cpu } from "./TopK.js";
 export { msort, msort_out } from "./MSort.js";
+export { diff, diff_out } from "./Diff.js";
 export { _bincount_cpu, histogram_histc_cpu, histogram_histc_cpu_out } from "./Counting.js";
 export { _unique2_cpu, _unique_cpu, unique_dim_cpu, unique_dim_consecutive_cpu, unique_consecutive_cpu } from "./Unique.js";
 export {
