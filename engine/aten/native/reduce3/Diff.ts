@@ -35,7 +35,6 @@ function checkCompatibleShape(self: Tensor, other: Tensor | null, dim: number): 
 
 function diffCheck(self: Tensor, n: number, dim: number, prepend: Tensor | null, append: Tensor | null): void {
   if (self.dim() < 1) throw new RuntimeError("diff expects input to be at least one-dimensional");
-  if (n < 0) throw new RuntimeError(`order must be non-negative but got ${n}`);
   checkCompatibleShape(self, prepend, dim);
   checkCompatibleShape(self, append, dim);
 }
@@ -46,7 +45,10 @@ const step = (x: Tensor, dim: number, length: number): Tensor =>
     ? (logical_xor_default.call(narrow(x, dim, 1, length), narrow(x, dim, 0, length)) as Tensor)
     : (sub_Tensor.call(narrow(x, dim, 1, length), narrow(x, dim, 0, length), 1) as Tensor);
 
-/** diff_helper: n steps (at most size(dim): the result is then empty along dim); n = 0 copies. */
+/**
+ * diff_helper: n steps (at most size(dim): the result is then empty along dim); n = 0 copies. PyTorch
+ * 1.13 does not check n: a negative n takes no step and returns self itself.
+ */
 function diffHelper(self: Tensor, n: number, dim: number): Tensor {
   if (n === 0) return copy__default.call(zeros_like_default.call(self, null, null, null, null, null), self, false) as Tensor;
   let outLen = self.size(dim) - 1;
@@ -81,8 +83,12 @@ function diffOutHelper(self: Tensor, n: number, dim: number, out: Tensor): Tenso
   const steps = Math.min(n, self.size(dim));
   const outLen = self.size(dim) - steps;
   const prev = steps > 1 ? diffHelper(self, steps - 1, dim) : self;
-  if (self.dtype.scalarType === ScalarType.Bool) return logical_xor_out.call(narrow(prev, dim, 1, outLen), narrow(prev, dim, 0, outLen), out) as Tensor;
-  return sub_out.call(narrow(prev, dim, 1, outLen), narrow(prev, dim, 0, outLen), 1, out) as Tensor;
+  // the second narrow first: GCC evaluates C++ call arguments right to left, which decides the error
+  // a negative n meets ("start (0) + length (4) exceeds dimension size (3).")
+  const lower = narrow(prev, dim, 0, outLen);
+  const upper = narrow(prev, dim, 1, outLen);
+  if (self.dtype.scalarType === ScalarType.Bool) return logical_xor_out.call(upper, lower, out) as Tensor;
+  return sub_out.call(upper, lower, 1, out) as Tensor;
 }
 
 export function diff_out(self: Tensor, n: number, dim: number, prepend: Tensor | null, append: Tensor | null, out: Tensor): Tensor {
