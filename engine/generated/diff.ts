@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- diff (engine/ops/native_functions/reduce3.yaml:328) ----
-export const diff_default = defineOp("aten::diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor", "engine/ops/native_functions/reduce3.yaml:328");
-registerKernel(diff_default, "CompositeImplicitAutograd", (ks, self, n, dim, prepend, append) => native.diff(self, n, dim, prepend, append), "native.diff", "engine/ops/native_functions/reduce3.yaml:328", "engine/generated/diff.ts:14");
+// ---- diff (engine/ops/native_functions/reduce3.yaml:338) ----
+export const diff_default = defineOp("aten::diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor", "engine/ops/native_functions/reduce3.yaml:338");
+registerKernel(diff_default, "CompositeImplicitAutograd", (ks, self, n, dim, prepend, append) => native.diff(self, n, dim, prepend, append), "native.diff", "engine/ops/native_functions/reduce3.yaml:338", "engine/generated/diff.ts:14");
 
-// ---- diff.out (engine/ops/native_functions/reduce3.yaml:333) ----
-export const diff_out = defineOp("aten::diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:333");
-registerKernel(diff_out, "CompositeImplicitAutograd", (ks, self, n, dim, prepend, append, out) => native.diff_out(self, n, dim, prepend, append, out), "native.diff_out", "engine/ops/native_functions/reduce3.yaml:333", "engine/generated/diff.ts:18");
+// ---- diff.out (engine/ops/native_functions/reduce3.yaml:343) ----
+export const diff_out = defineOp("aten::diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:343");
+registerKernel(diff_out, "CompositeImplicitAutograd", (ks, self, n, dim, prepend, append, out) => native.diff_out(self, n, dim, prepend, append, out), "native.diff_out", "engine/ops/native_functions/reduce3.yaml:343", "engine/generated/diff.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(diff_out, "ADInplaceOrView", (ks, self, n, dim, prepend, append, out) => {
   const result = diff_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, n, dim, prepend, append, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:333", "engine/generated/diff.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:343", "engine/generated/diff.ts:20");
 
 // torch.diff: diff / diff.out
 const diff_parser = new PythonArgParser(["diff(Tensor input, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor? out=None)"]);

@@ -150,6 +150,7 @@ export { logcumsumexp } from "./logcumsumexp.js";
 export { logsumexp } from "./logsumexp.js";
 export { median } from "./median.js";
 export { nanmedian } from "./nanmedian.js";
+export { kthvalue } from "./kthvalue.js";
 export { mode } from "./mode.js";
 export { unique_dim } from "./unique_dim.js";
 export { unique_consecutive } from "./unique_consecutive.js";
