@@ -133,6 +133,7 @@ int arity(int op) {
   if (op >= kAddcmul && op <= kLerpTensor) return 4;
   if (op >= kLeakyReluBackward && op <= kMishBackward) return 3;
   if (op >= kLogicalAnd && op <= kBitwiseXor) return 3;
+  if (op == kGlu) return 3;
   return 2;
 }
 

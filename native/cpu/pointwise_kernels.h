@@ -58,6 +58,8 @@ enum Op : int {
   kErfc, kErfinv, kLogit,
   // (out, a): pointwise_gamma.inc
   kAsinh, kAcosh, kAtanh, kLgamma, kDigamma, kTrigamma,
+  // (out, a, b): glu's a * sigmoid(b) over the two halves (pointwise_activation.inc)
+  kGlu,
   kNumOps
 };
 

@@ -1,9 +1,13 @@
 // torch.diff and F.glu against PyTorch 1.13 (fixtures/diff_glu.json, written by gen_diff_glu.py):
 // values, dtypes and shapes, prepend/append, the out= form, PyTorch's error texts, and glu's first and
-// second derivatives with PyTorch's Node names. glu runs on the TypeScript kernels (there is no native one).
+// second derivatives with PyTorch's Node names. glu's forward runs on the TypeScript and the native kernels.
 import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { loadFixture, dec } from "../../support/fixtures.js";
+import { nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { kernelsRan, nativeIt, underTs } from "../../support/native_paths.js";
+
+nativeSizePolicy.minNumel = 0;
 
 type T = { dtype: string; sizes: number[]; values: unknown[] };
 type Result = { value?: T; error?: string; message?: string };
@@ -65,13 +69,20 @@ describe("torch.diff against PyTorch", () => {
 });
 
 describe("F.glu against PyTorch", () => {
-  it("every dim of a 3-d input, float32 / float64 / bfloat16", () => {
+  const checkGlu = () => {
     for (const c of F.glu) {
       const r = torch.nn.functional.glu(build(c.input)!, c.dim);
       // float32: PyTorch's SLEEF expf against the rounded double exp (an ulp or two); bfloat16 rounds once more
       const rtol = c.input.dtype === "float64" ? 1e-15 : c.input.dtype === "float32" ? 3e-7 : 2 ** -8;
       expectResult(r, c.result.value!, rtol);
     }
+  };
+  it("every dim of a 3-d input, float32 / float64 / bfloat16: TypeScript kernel", () => underTs(checkGlu));
+  nativeIt("the same on the native kernel, which runs, with the TS kernel's float32 bits on strided halves", () => {
+    checkGlu();
+    const x = torch.randn(64, 130).mul(6);
+    expect(kernelsRan(() => torch.nn.functional.glu(x, 1))).toContain("glu_stub:native");
+    for (const dim of [0, 1]) expect(torch.nn.functional.glu(x, dim).tolist()).toEqual(underTs(() => torch.nn.functional.glu(x, dim).tolist()));
   });
   it("PyTorch's errors", () => {
     for (const c of F.glu_errors) expect(() => torch.nn.functional.glu(build(c.input)!, c.dim), c.label).toThrow(c.result.message!);

@@ -6,6 +6,10 @@ import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { loadFixture, dec } from "../../support/fixtures.js";
 import { quickSelect } from "../../../engine/aten/native/reduce3/Kthvalue.js";
+import { nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
+import { kernelsRan, nativeIt, underTs } from "../../support/native_paths.js";
+
+nativeSizePolicy.minNumel = 0;
 
 type T = { dtype: string; sizes: number[]; values: unknown[] };
 type R = { values: T; indices: T };
@@ -31,8 +35,13 @@ const expectResult = (got: { values: torch.Tensor; indices: torch.Tensor }, want
 };
 
 describe("torch.kthvalue against PyTorch", () => {
-  it("values and indices (ties, NaN) on every dtype, dim, k and keepdim", () => {
+  const checkCases = () => {
     for (const c of F.cases) expectResult(torch.kthvalue(build(c.input), c.k, c.dim, c.keepdim), c.result.value);
+  };
+  it("values and indices (ties, NaN) on every dtype, dim, k and keepdim: TypeScript kernel", () => underTs(checkCases));
+  nativeIt("the same on the native kernel (Sorting.cc kthvalue_lanes), which runs", () => {
+    checkCases();
+    expect(kernelsRan(() => torch.kthvalue(torch.randn(5, 7), 3))).toContain("kthvalue:native");
   });
   it("a transposed input, the method form, an empty non-reduced dim", () => {
     const t = F.transposed;

@@ -14,7 +14,8 @@
 //     exp2, sinh, cosh (double polynomials, vectorized), tan (glibc), asin, acos, atan (FDLIBM, as V8's
 //     Math functions, vectorized), erf/erfc (float32: FDLIBM, vectorized; float64: glibc), erfinv
 //     (calc_erfinv), logit (eps), asinh/acosh/atanh (float32: double formulas on log_d, vectorized;
-//     float64: glibc), lgamma (glibc's lgamma_r), digamma, trigamma (Math.h's): float32, float64
+//     float64: glibc), lgamma (glibc's lgamma_r), digamma, trigamma (Math.h's), glu (a * sigmoid(b) over
+//     the halves): float32, float64
 //     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype; mse_loss's
 //     (a - b)^2: float32, float64
 //   remainder, fmod, div 'trunc' / 'floor', pow(Tensor, Tensor): the integer dtypes (a zero divisor
@@ -70,7 +71,7 @@ import {
 import { scalar_to } from "../unary/ScalarConvert.js";
 import {
   silu_stub, GeluKernel, threshold_stub, GeluBackwardKernel, silu_backward_stub, leaky_relu_stub, elu_stub, softplus_stub, mish_stub,
-  hardsigmoid_stub, hardswish_stub, leaky_relu_backward_stub, hardtanh_backward_stub, hardsigmoid_backward_stub, elu_backward_stub,
+  hardsigmoid_stub, hardswish_stub, glu_stub, leaky_relu_backward_stub, hardtanh_backward_stub, hardsigmoid_backward_stub, elu_backward_stub,
   softplus_backward_stub, hardswish_backward_stub, mish_backward_stub, coef, stepOf,
 } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
@@ -99,7 +100,7 @@ export const PwOp = {
   leakyReluBackward: 78, hardtanhBackward: 79, hardsigmoidBackward: 80, eluBackward: 81, softplusBackward: 82, hardswishBackward: 83, mishBackward: 84,
   logicalAnd: 85, logicalOr: 86, logicalXor: 87, bitwiseAnd: 88, bitwiseOr: 89, bitwiseXor: 90, logicalNot: 91, bitwiseNot: 92,
   nanToNum: 93, erfc: 94, erfinv: 95, logit: 96,
-  asinh: 97, acosh: 98, atanh: 99, lgamma: 100, digamma: 101, trigamma: 102,
+  asinh: 97, acosh: 98, atanh: 99, lgamma: 100, digamma: 101, trigamma: 102, glu: 103,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -187,6 +188,7 @@ function arityOf(op: number): number {
   if (op >= PwOp.addcmul && op <= PwOp.lerpTensor) return 3;
   if (op >= PwOp.leakyReluBackward && op <= PwOp.mishBackward) return 2;
   if (op >= PwOp.logicalAnd && op <= PwOp.bitwiseXor) return 2;
+  if (op === PwOp.glu) return 2;
   return 1;
 }
 
@@ -371,6 +373,7 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   mish_stub.register("native", within(MISH, PwOp.mish));
   hardsigmoid_stub.register("native", within(ACT, PwOp.hardsigmoid));
   hardswish_stub.register("native", within(ACT, PwOp.hardswish));
+  glu_stub.register("native", within(ACT, PwOp.glu));
   leaky_relu_backward_stub.register("native", activation(ACT, PwOp.leakyReluBackward, (t, slope: Scalar) => scalars(coef(slope, t))));
   hardtanh_backward_stub.register("native", activation(MISH, PwOp.hardtanhBackward, (t, min: Scalar, max: Scalar) => scalars(coef(min, t), coef(max, t))));
   hardsigmoid_backward_stub.register("native", within(ACT, PwOp.hardsigmoidBackward));

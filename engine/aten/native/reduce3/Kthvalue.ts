@@ -62,7 +62,7 @@ export function quickSelect(arr: Value[], idx: number[], k: number): void {
 }
 
 type KthvalueKernel = (values: Tensor, indices: Tensor, self: Tensor, k: number, dim: number) => void;
-/** The selection per lane (a TypeScript quickselect; the native sort/median units order ties differently). */
+/** The selection per lane (the TS reference; native/cpu/Sorting.cc kthvalue_lanes runs the same moves). */
 export const kthvalue_stub = new DispatchStub<KthvalueKernel>("kthvalue", "aten/src/ATen/native/Sorting.cpp");
 kthvalue_stub.register("ts", (values, indices, self, k, dim) => {
   const lanes = gather(self, dimMask([dim], self.dim()));
