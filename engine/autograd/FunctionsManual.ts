@@ -20,6 +20,7 @@ import { threshold_backward_default } from "../generated/threshold_backward.js";
 import { leaky_relu_backward_default } from "../generated/leaky_relu_backward.js";
 import { hardtanh_backward_default } from "../generated/hardtanh_backward.js";
 import { hardsigmoid_backward_default } from "../generated/hardsigmoid_backward.js";
+import { glu_backward_default } from "../generated/glu_backward.js";
 import { log_sigmoid_default } from "../generated/log_sigmoid.js";
 import { cat } from "../generated/cat.js";
 import { stack } from "../generated/stack.js";
@@ -1266,6 +1267,39 @@ export const leaky_relu_backward = (grad: Tensor, self: Tensor, negative_slope: 
 export const hardtanh_backward = (grad: Tensor, self: Tensor, min_val: number, max_val: number): Tensor =>
   hardtanh_backward_default.call(grad, self, min_val, max_val) as Tensor;
 export const hardsigmoid_backward = (grad: Tensor, self: Tensor): Tensor => hardsigmoid_backward_default.call(grad, self) as Tensor;
+
+// ---- glu (GatedLinearUnit.cpp's backward, FunctionsManual.cpp's double backward) ----
+export const glu_backward = (grad: Tensor, self: Tensor, dim: number): Tensor => glu_backward_default.call(grad, self, dim) as Tensor;
+
+/**
+ * glu_double_backward: the gradient of glu_backward(gO, input) wrt input, for grad = d(grad_input).
+ * With a, b the halves and s = sigmoid(b): d/da gets ggb gO s(1-s); d/db gets
+ * gga gO s(1-s) + ggb a gO (s(1-s)(1-s) - s s(1-s)).
+ */
+export function glu_double_backward(grad: Tensor, grad_output: Tensor, input: Tensor, dim: number): Tensor {
+  const d = maybe_wrap_dim(dim, input.dim());
+  const half = input.size(d) / 2;
+  const firstHalf = input.narrow(d, 0, half);
+  const sig = input.narrow(d, half, half).sigmoid();
+  const oneSubSig = sig.neg().add(1);
+  const sigOneSubSig = sig.mul(oneSubSig);
+  const ggFirst = grad.narrow(d, 0, half);
+  const ggSecond = grad.narrow(d, half, half);
+  const ggSecondTimesFirst = ggSecond.mul(firstHalf);
+  const gIFirst = ggSecond.mul(grad_output).mul(sigOneSubSig);
+  const secondOrder = sigOneSubSig.mul(oneSubSig).sub(sig.mul(sigOneSubSig));
+  const gISecond = ggSecondTimesFirst.mul(grad_output).mul(secondOrder).add(ggFirst.mul(grad_output).mul(sigOneSubSig));
+  return cat([gIFirst, gISecond], d);
+}
+
+/** glu_double_backward_grad_output: glu_backward is linear in grad_output, so its transpose applied to grad. */
+export function glu_double_backward_grad_output(grad: Tensor, input: Tensor, dim: number): Tensor {
+  const d = maybe_wrap_dim(dim, input.dim());
+  const sizes = [...input.shape];
+  sizes[d] = sizes[d]! / 2;
+  const tmp = grad.mul(glu_backward(zeros(sizes, { dtype: input.dtype, device: input.device }).add(1), input, d));
+  return tmp.narrow(d, 0, sizes[d]!).add(tmp.narrow(d, sizes[d]!, sizes[d]!));
+}
 
 // at::nll_loss_backward, at::nll_loss2d_backward (loss.yaml) and the composites nll_loss, nll_loss2d (their double backward).
 export const nll_loss_backward = (grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignore_index: number, total_weight: Tensor): Tensor =>

@@ -6,7 +6,7 @@ import type { Tensor } from "../aten/core/Tensor.js";
 import { Node, type Grad } from "../autograd/function.js";
 import { SavedVariable } from "../autograd/saved_variable.js";
 import * as torch from "./torch_functions.js";
-import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _convolution_double_backward, _log_softmax_backward_data, _pack_padded_sequence_backward, _slow_conv2d_backward, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batchnorm_double_backward, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward, embedding_dense_double_backward, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_native_group_norm_backward, infinitely_differentiable_silu_backward, layer_norm_double_backward, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, lu_factor_ex_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, native_batch_norm_backward, native_group_norm_backward, native_layer_norm_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prelu_backward, prod_backward, reflection_pad1d, reflection_pad1d_backward, reflection_pad2d, reflection_pad2d_backward, reflection_pad3d, reflection_pad3d_backward, repeat_backward, replication_pad1d, replication_pad1d_backward, replication_pad2d, replication_pad2d_backward, replication_pad3d, replication_pad3d_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, upsample_bilinear2d, upsample_bilinear2d_backward, upsample_bilinear2d_backward_vec, upsample_bilinear2d_vec, upsample_nearest1d, upsample_nearest1d_backward, upsample_nearest1d_backward_vec, upsample_nearest1d_vec, upsample_nearest2d, upsample_nearest2d_backward, upsample_nearest2d_backward_vec, upsample_nearest2d_vec, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, xlogy_self_zero_other_nonpositive, zeros_like } from "../autograd/FunctionsManual.js";
+import { GradMode_is_enabled, _adaptive_avg_pool2d, _adaptive_avg_pool2d_backward, _convolution_double_backward, _log_softmax_backward_data, _pack_padded_sequence_backward, _slow_conv2d_backward, _softmax_backward_data, _to_copy_backward, _trilinear_backward, _unique_unsorted, adaptive_max_pool2d_backward, as_strided_backward, atan2_backward, avg_pool2d, avg_pool2d_backward, batchnorm_double_backward, binary_cross_entropy_backward, binary_cross_entropy_double_backward, binary_cross_entropy_double_backward_grad_output, binary_cross_entropy_double_backward_target, binary_cross_entropy_target_backward, binary_cross_entropy_with_logits_backward, binary_cross_entropy_with_logits_target_backward, cat_tensors_backward, cholesky_backward, clamp_backward, clamp_backward_min_max, col2im, constant_pad_nd_backward, convolution_backward, copysign_tensor_self_backward, cummaxmin_backward, cumprod_backward, cumsum_backward, diagonal_backward, div_tensor_other_backward, div_tensor_self_backward, elu_backward, elu_double_backward, embedding_backward, embedding_dense_double_backward, evenly_distribute_backward, gather_backward, gelu_backward, gelu_double_backward, glu_backward, glu_double_backward, glu_double_backward_grad_output, handle_r_to_c, hardsigmoid_backward, hardswish_backward, hardtanh_backward, huber_loss_backward, huber_loss_double_backward, huber_loss_double_backward_grad_output, im2col, index_Tensor, index_backward, index_select_backward, infinitely_differentiable_logit_backward, infinitely_differentiable_mish_backward, infinitely_differentiable_native_group_norm_backward, infinitely_differentiable_silu_backward, layer_norm_double_backward, leaky_relu_backward, linalg_det_backward, linalg_qr_backward, linalg_solve_backward, linalg_vector_norm_backward, log1p_backward, log_sigmoid_backward, log_sigmoid_double_backward, logcumsumexp_backward, logsumexp_backward, lu_factor_ex_backward, masked_fill_backward, masked_select_backward, max_pool2d_with_indices_backward, max_pool_double_backward, maybe_multiply, mean_backward, mish_backward, mm_mat1_backward, mm_mat2_backward, mse_loss_backward, mse_loss_double_backward, mul_tensor_backward, native_batch_norm_backward, native_group_norm_backward, native_layer_norm_backward, nll_loss, nll_loss2d, nll_loss2d_backward, nll_loss_backward, norm_backward, not_implemented, permute_backwards, pixel_shuffle, pixel_unshuffle, pow_backward, pow_backward_exponent, pow_backward_self, prelu_backward, prod_backward, reflection_pad1d, reflection_pad1d_backward, reflection_pad2d, reflection_pad2d_backward, reflection_pad3d, reflection_pad3d_backward, repeat_backward, replication_pad1d, replication_pad1d_backward, replication_pad2d, replication_pad2d_backward, replication_pad3d, replication_pad3d_backward, restore_reduced_dims, roll_backward, scale_grad_by_count, scatter_reduce_backward, select_backward, sgn_backward, sigmoid_backward, silu_backward, slice_backward_wrapper, slogdet_backward, smooth_l1_loss_backward, smooth_l1_loss_double_backward, softmax_double_backward, softplus_backward, softplus_double_backward, split_backward, split_with_sizes_backward, stack_tensors_backward, std_backward, std_mean_backward, sum_backward, sum_to, svd_backward, take_backward, tanh_backward, threshold_backward, unbind_backward, unfold_backward, unsqueeze_to, upsample_bilinear2d, upsample_bilinear2d_backward, upsample_bilinear2d_backward_vec, upsample_bilinear2d_vec, upsample_nearest1d, upsample_nearest1d_backward, upsample_nearest1d_backward_vec, upsample_nearest1d_vec, upsample_nearest2d, upsample_nearest2d_backward, upsample_nearest2d_backward_vec, upsample_nearest2d_vec, value_selecting_reduction_backward, var_backward, var_mean_backward, xlogy, xlogy_self_zero_other_nonpositive, zeros_like } from "../autograd/FunctionsManual.js";
 void torch;
 
 // ---- AddBackward0: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:70) ----
@@ -277,7 +277,31 @@ export class AcosBackward0 extends Node {
   }
 }
 
-// ---- AsinBackward0: asin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:126) ----
+// ---- AcoshBackward0: acosh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:127) ----
+export class AcoshBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AcoshBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack(null, true);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.pow(2).sub(1).rsqrt())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AsinBackward0: asin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:131) ----
 export class AsinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -301,7 +325,31 @@ export class AsinBackward0 extends Node {
   }
 }
 
-// ---- AtanBackward0: atan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:130) ----
+// ---- AsinhBackward0: asinh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:136) ----
+export class AsinhBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AsinhBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack(null, true);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.pow(2).add(1).rsqrt())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- AtanBackward0: atan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:140) ----
 export class AtanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -325,7 +373,31 @@ export class AtanBackward0 extends Node {
   }
 }
 
-// ---- CeilBackward0: ceil(Tensor self) -> Tensor (engine/ops/derivatives.yaml:134) ----
+// ---- AtanhBackward0: atanh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:145) ----
+export class AtanhBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "AtanhBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack(null, true);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.div(self.pow(2).neg().add(1))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- CeilBackward0: ceil(Tensor self) -> Tensor (engine/ops/derivatives.yaml:149) ----
 export class CeilBackward0 extends Node {
   name(): string {
     return "CeilBackward0";
@@ -341,7 +413,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-// ---- ClampBackward0: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (engine/ops/derivatives.yaml:139) ----
+// ---- ClampBackward0: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (engine/ops/derivatives.yaml:154) ----
 export class ClampBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_: SavedVariable = new SavedVariable(null, false);
@@ -381,7 +453,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-// ---- ClampBackward1: clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (engine/ops/derivatives.yaml:143) ----
+// ---- ClampBackward1: clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (engine/ops/derivatives.yaml:158) ----
 export class ClampBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min: any;
@@ -415,7 +487,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-// ---- ClampMinBackward0: clamp_min(Tensor self, Scalar min) -> Tensor (engine/ops/derivatives.yaml:147) ----
+// ---- ClampMinBackward0: clamp_min(Tensor self, Scalar min) -> Tensor (engine/ops/derivatives.yaml:162) ----
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min: any;
@@ -444,7 +516,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-// ---- ClampMinBackward1: clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (engine/ops/derivatives.yaml:151) ----
+// ---- ClampMinBackward1: clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (engine/ops/derivatives.yaml:166) ----
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_: SavedVariable = new SavedVariable(null, false);
@@ -477,7 +549,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-// ---- ClampMaxBackward0: clamp_max(Tensor self, Scalar max) -> Tensor (engine/ops/derivatives.yaml:156) ----
+// ---- ClampMaxBackward0: clamp_max(Tensor self, Scalar max) -> Tensor (engine/ops/derivatives.yaml:171) ----
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   max: any;
@@ -506,7 +578,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-// ---- ClampMaxBackward1: clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (engine/ops/derivatives.yaml:160) ----
+// ---- ClampMaxBackward1: clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (engine/ops/derivatives.yaml:175) ----
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   max_: SavedVariable = new SavedVariable(null, false);
@@ -539,7 +611,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-// ---- CosBackward0: cos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:165) ----
+// ---- CosBackward0: cos(Tensor self) -> Tensor (engine/ops/derivatives.yaml:180) ----
 export class CosBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -563,7 +635,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-// ---- CoshBackward0: cosh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:169) ----
+// ---- CoshBackward0: cosh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:184) ----
 export class CoshBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -587,7 +659,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-// ---- ErfBackward0: erf(Tensor self) -> Tensor (engine/ops/derivatives.yaml:174) ----
+// ---- ErfBackward0: erf(Tensor self) -> Tensor (engine/ops/derivatives.yaml:189) ----
 export class ErfBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -611,7 +683,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-// ---- ErfcBackward0: erfc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:178) ----
+// ---- ErfcBackward0: erfc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:193) ----
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -635,7 +707,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-// ---- ErfinvBackward0: erfinv(Tensor self) -> Tensor (engine/ops/derivatives.yaml:183) ----
+// ---- ErfinvBackward0: erfinv(Tensor self) -> Tensor (engine/ops/derivatives.yaml:198) ----
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -659,7 +731,89 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-// ---- ExpBackward0: exp(Tensor self) -> Tensor (engine/ops/derivatives.yaml:187) ----
+// ---- DigammaBackward0: digamma(Tensor self) -> Tensor (engine/ops/derivatives.yaml:202) ----
+export class DigammaBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "DigammaBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack(null, true);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(torch.polygamma(1, self))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- PolygammaBackward0: polygamma(int n, Tensor self) -> Tensor (engine/ops/derivatives.yaml:207) ----
+export class PolygammaBackward0 extends Node {
+  n: any;
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "PolygammaBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const n: any = this.n;
+    const self: any = this.self_.unpack(null, true);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(torch.polygamma(n + 1, self))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_n(): unknown {
+    return this.n;
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- PolygammaBackward1: polygamma_(Tensor(a!) self, int n) -> Tensor(a!) (engine/ops/derivatives.yaml:211) ----
+export class PolygammaBackward1 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  n: any;
+  name(): string {
+    return "PolygammaBackward1";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack(null, true);
+    const n: any = this.n;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(torch.polygamma(n + 1, self))) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_n(): unknown {
+    return this.n;
+  }
+}
+
+// ---- ExpBackward0: exp(Tensor self) -> Tensor (engine/ops/derivatives.yaml:214) ----
 export class ExpBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -683,7 +837,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-// ---- Exp2Backward0: exp2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:192) ----
+// ---- Exp2Backward0: exp2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:219) ----
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -707,7 +861,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-// ---- Expm1Backward0: expm1(Tensor self) -> Tensor (engine/ops/derivatives.yaml:196) ----
+// ---- Expm1Backward0: expm1(Tensor self) -> Tensor (engine/ops/derivatives.yaml:223) ----
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -731,7 +885,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-// ---- FloorBackward0: floor(Tensor self) -> Tensor (engine/ops/derivatives.yaml:200) ----
+// ---- FloorBackward0: floor(Tensor self) -> Tensor (engine/ops/derivatives.yaml:227) ----
 export class FloorBackward0 extends Node {
   name(): string {
     return "FloorBackward0";
@@ -747,7 +901,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-// ---- FracBackward0: frac(Tensor self) -> Tensor (engine/ops/derivatives.yaml:204) ----
+// ---- FracBackward0: frac(Tensor self) -> Tensor (engine/ops/derivatives.yaml:231) ----
 export class FracBackward0 extends Node {
   name(): string {
     return "FracBackward0";
@@ -763,7 +917,31 @@ export class FracBackward0 extends Node {
   }
 }
 
-// ---- LogBackward0: log(Tensor self) -> Tensor (engine/ops/derivatives.yaml:208) ----
+// ---- LgammaBackward0: lgamma(Tensor self) -> Tensor (engine/ops/derivatives.yaml:235) ----
+export class LgammaBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "LgammaBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack(null, true);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (grad.mul(self.digamma())) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+}
+
+// ---- LogBackward0: log(Tensor self) -> Tensor (engine/ops/derivatives.yaml:239) ----
 export class LogBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -787,7 +965,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-// ---- Log10Backward0: log10(Tensor self) -> Tensor (engine/ops/derivatives.yaml:212) ----
+// ---- Log10Backward0: log10(Tensor self) -> Tensor (engine/ops/derivatives.yaml:243) ----
 export class Log10Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -811,7 +989,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-// ---- Log1PBackward0: log1p(Tensor self) -> Tensor (engine/ops/derivatives.yaml:216) ----
+// ---- Log1PBackward0: log1p(Tensor self) -> Tensor (engine/ops/derivatives.yaml:247) ----
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -835,7 +1013,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-// ---- Log2Backward0: log2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:220) ----
+// ---- Log2Backward0: log2(Tensor self) -> Tensor (engine/ops/derivatives.yaml:251) ----
 export class Log2Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -859,7 +1037,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-// ---- LogitBackward0: logit(Tensor self, float? eps=None) -> Tensor (engine/ops/derivatives.yaml:226) ----
+// ---- LogitBackward0: logit(Tensor self, float? eps=None) -> Tensor (engine/ops/derivatives.yaml:257) ----
 export class LogitBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   eps: any;
@@ -888,7 +1066,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-// ---- NanToNumBackward0: nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor (engine/ops/derivatives.yaml:230) ----
+// ---- NanToNumBackward0: nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor (engine/ops/derivatives.yaml:261) ----
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -912,7 +1090,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-// ---- NegBackward0: neg(Tensor self) -> Tensor (engine/ops/derivatives.yaml:234) ----
+// ---- NegBackward0: neg(Tensor self) -> Tensor (engine/ops/derivatives.yaml:265) ----
 export class NegBackward0 extends Node {
   name(): string {
     return "NegBackward0";
@@ -928,7 +1106,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-// ---- ReciprocalBackward0: reciprocal(Tensor self) -> Tensor (engine/ops/derivatives.yaml:238) ----
+// ---- ReciprocalBackward0: reciprocal(Tensor self) -> Tensor (engine/ops/derivatives.yaml:269) ----
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -952,7 +1130,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-// ---- RoundBackward0: round(Tensor self) -> Tensor (engine/ops/derivatives.yaml:242) ----
+// ---- RoundBackward0: round(Tensor self) -> Tensor (engine/ops/derivatives.yaml:273) ----
 export class RoundBackward0 extends Node {
   name(): string {
     return "RoundBackward0";
@@ -968,7 +1146,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-// ---- RoundBackward1: round.decimals(Tensor self, *, int decimals) -> Tensor (engine/ops/derivatives.yaml:246) ----
+// ---- RoundBackward1: round.decimals(Tensor self, *, int decimals) -> Tensor (engine/ops/derivatives.yaml:277) ----
 export class RoundBackward1 extends Node {
   name(): string {
     return "RoundBackward1";
@@ -984,7 +1162,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-// ---- RsqrtBackward0: rsqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:251) ----
+// ---- RsqrtBackward0: rsqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:282) ----
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1008,7 +1186,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-// ---- SigmoidBackward0: sigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:255) ----
+// ---- SigmoidBackward0: sigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:286) ----
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1032,7 +1210,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-// ---- SignBackward0: sign(Tensor self) -> Tensor (engine/ops/derivatives.yaml:259) ----
+// ---- SignBackward0: sign(Tensor self) -> Tensor (engine/ops/derivatives.yaml:290) ----
 export class SignBackward0 extends Node {
   name(): string {
     return "SignBackward0";
@@ -1048,7 +1226,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-// ---- SgnBackward0: sgn(Tensor self) -> Tensor (engine/ops/derivatives.yaml:263) ----
+// ---- SgnBackward0: sgn(Tensor self) -> Tensor (engine/ops/derivatives.yaml:294) ----
 export class SgnBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -1078,7 +1256,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-// ---- SinBackward0: sin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:267) ----
+// ---- SinBackward0: sin(Tensor self) -> Tensor (engine/ops/derivatives.yaml:298) ----
 export class SinBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1102,7 +1280,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-// ---- SinhBackward0: sinh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:271) ----
+// ---- SinhBackward0: sinh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:302) ----
 export class SinhBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1126,7 +1304,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-// ---- SqrtBackward0: sqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:276) ----
+// ---- SqrtBackward0: sqrt(Tensor self) -> Tensor (engine/ops/derivatives.yaml:307) ----
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1150,7 +1328,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-// ---- TanBackward0: tan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:281) ----
+// ---- TanBackward0: tan(Tensor self) -> Tensor (engine/ops/derivatives.yaml:312) ----
 export class TanBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1174,7 +1352,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-// ---- TanhBackward0: tanh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:285) ----
+// ---- TanhBackward0: tanh(Tensor self) -> Tensor (engine/ops/derivatives.yaml:316) ----
 export class TanhBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -1198,7 +1376,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-// ---- TruncBackward0: trunc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:289) ----
+// ---- TruncBackward0: trunc(Tensor self) -> Tensor (engine/ops/derivatives.yaml:320) ----
 export class TruncBackward0 extends Node {
   name(): string {
     return "TruncBackward0";
@@ -1214,7 +1392,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-// ---- AddcdivBackward0: addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:296) ----
+// ---- AddcdivBackward0: addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:327) ----
 export class AddcdivBackward0 extends Node {
   self_scalar_type: any;
   tensor1_scalar_type: any;
@@ -1270,7 +1448,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-// ---- AddcmulBackward0: addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:303) ----
+// ---- AddcmulBackward0: addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (engine/ops/derivatives.yaml:334) ----
 export class AddcmulBackward0 extends Node {
   self_scalar_type: any;
   tensor1_scalar_type: any;
@@ -1326,7 +1504,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-// ---- Atan2Backward0: atan2(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:309) ----
+// ---- Atan2Backward0: atan2(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:340) ----
 export class Atan2Backward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1359,7 +1537,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-// ---- CopysignBackward0: copysign.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:313) ----
+// ---- CopysignBackward0: copysign.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:344) ----
 export class CopysignBackward0 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1402,7 +1580,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-// ---- CopysignBackward1: copysign.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:318) ----
+// ---- CopysignBackward1: copysign.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:349) ----
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -1432,7 +1610,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-// ---- DivBackward0: div.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:322) ----
+// ---- DivBackward0: div.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:353) ----
 export class DivBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1470,7 +1648,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-// ---- DivBackward1: div.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:327) ----
+// ---- DivBackward1: div.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:358) ----
 export class DivBackward1 extends Node {
   self_scalar_type: any;
   other: any;
@@ -1496,7 +1674,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-// ---- DivBackward2: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:331) ----
+// ---- DivBackward2: div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:362) ----
 export class DivBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1539,7 +1717,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-// ---- DivBackward3: div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:336) ----
+// ---- DivBackward3: div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor (engine/ops/derivatives.yaml:367) ----
 export class DivBackward3 extends Node {
   self_scalar_type: any;
   other: any;
@@ -1570,7 +1748,7 @@ export class DivBackward3 extends Node {
   }
 }
 
-// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:344) ----
+// ---- EqBackward0: eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:375) ----
 export class EqBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1596,7 +1774,7 @@ export class EqBackward0 extends Node {
   }
 }
 
-// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:348) ----
+// ---- EqBackward1: eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:379) ----
 export class EqBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1635,7 +1813,7 @@ export class EqBackward1 extends Node {
   }
 }
 
-// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:359) ----
+// ---- FmodBackward0: fmod.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:390) ----
 export class FmodBackward0 extends Node {
   name(): string {
     return "FmodBackward0";
@@ -1651,7 +1829,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:363) ----
+// ---- FmodBackward1: fmod.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:394) ----
 export class FmodBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -1684,7 +1862,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:368) ----
+// ---- GeBackward0: ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:399) ----
 export class GeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1710,7 +1888,7 @@ export class GeBackward0 extends Node {
   }
 }
 
-// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:372) ----
+// ---- GeBackward1: ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:403) ----
 export class GeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1749,7 +1927,7 @@ export class GeBackward1 extends Node {
   }
 }
 
-// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:383) ----
+// ---- GtBackward0: gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:414) ----
 export class GtBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1775,7 +1953,7 @@ export class GtBackward0 extends Node {
   }
 }
 
-// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:387) ----
+// ---- GtBackward1: gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:418) ----
 export class GtBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1814,7 +1992,7 @@ export class GtBackward1 extends Node {
   }
 }
 
-// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:398) ----
+// ---- HypotBackward0: hypot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:429) ----
 export class HypotBackward0 extends Node {
   other_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -1853,7 +2031,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:403) ----
+// ---- LeBackward0: le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:434) ----
 export class LeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -1879,7 +2057,7 @@ export class LeBackward0 extends Node {
   }
 }
 
-// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:407) ----
+// ---- LeBackward1: le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:438) ----
 export class LeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -1918,7 +2096,7 @@ export class LeBackward1 extends Node {
   }
 }
 
-// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:419) ----
+// ---- LerpBackward0: lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (engine/ops/derivatives.yaml:450) ----
 export class LerpBackward0 extends Node {
   weight: any;
   name(): string {
@@ -1942,7 +2120,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:425) ----
+// ---- LerpBackward1: lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:456) ----
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -1984,7 +2162,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:431) ----
+// ---- LtBackward0: lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:462) ----
 export class LtBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -2010,7 +2188,7 @@ export class LtBackward0 extends Node {
   }
 }
 
-// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:435) ----
+// ---- LtBackward1: lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:466) ----
 export class LtBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -2049,7 +2227,7 @@ export class LtBackward1 extends Node {
   }
 }
 
-// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:448) ----
+// ---- MaximumBackward0: maximum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:479) ----
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2082,7 +2260,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:453) ----
+// ---- FmaxBackward0: fmax(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:484) ----
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2115,7 +2293,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:458) ----
+// ---- MinimumBackward0: minimum(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:489) ----
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2148,7 +2326,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:463) ----
+// ---- FminBackward0: fmin(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:494) ----
 export class FminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2181,7 +2359,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:468) ----
+// ---- NeBackward0: ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (engine/ops/derivatives.yaml:499) ----
 export class NeBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -2207,7 +2385,7 @@ export class NeBackward0 extends Node {
   }
 }
 
-// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:472) ----
+// ---- NeBackward1: ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (engine/ops/derivatives.yaml:503) ----
 export class NeBackward1 extends Node {
   other_sym_sizes: any;
   other_options: any;
@@ -2246,7 +2424,7 @@ export class NeBackward1 extends Node {
   }
 }
 
-// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:483) ----
+// ---- PowBackward0: pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (engine/ops/derivatives.yaml:514) ----
 export class PowBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   exponent: any;
@@ -2275,7 +2453,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:487) ----
+// ---- PowBackward1: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:518) ----
 export class PowBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   exponent_: SavedVariable = new SavedVariable(null, false);
@@ -2314,7 +2492,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:492) ----
+// ---- PowBackward2: pow.Scalar(Scalar self, Tensor exponent) -> Tensor (engine/ops/derivatives.yaml:523) ----
 export class PowBackward2 extends Node {
   self: any;
   exponent_: SavedVariable = new SavedVariable(null, false);
@@ -2349,7 +2527,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:496) ----
+// ---- RemainderBackward0: remainder.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:527) ----
 export class RemainderBackward0 extends Node {
   name(): string {
     return "RemainderBackward0";
@@ -2365,7 +2543,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:500) ----
+// ---- RemainderBackward1: remainder.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:531) ----
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -2398,7 +2576,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:505) ----
+// ---- RsubBackward0: rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:536) ----
 export class RsubBackward0 extends Node {
   other_scalar_type: any;
   self_scalar_type: any;
@@ -2432,7 +2610,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:510) ----
+// ---- RsubBackward1: rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:541) ----
 export class RsubBackward1 extends Node {
   self_scalar_type: any;
   alpha: any;
@@ -2458,7 +2636,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:514) ----
+// ---- SubBackward0: sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:545) ----
 export class SubBackward0 extends Node {
   other_scalar_type: any;
   alpha: any;
@@ -2492,7 +2670,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:519) ----
+// ---- SubBackward1: sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:550) ----
 export class SubBackward1 extends Node {
   self_scalar_type: any;
   name(): string {
@@ -2513,7 +2691,7 @@ export class SubBackward1 extends Node {
   }
 }
 
-// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:526) ----
+// ---- AmaxBackward0: amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:557) ----
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2553,7 +2731,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:530) ----
+// ---- AminBackward0: amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:561) ----
 export class AminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2593,7 +2771,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:534) ----
+// ---- MaxBackward0: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:565) ----
 export class MaxBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -2632,7 +2810,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:539) ----
+// ---- MaxBackward1: max(Tensor self) -> Tensor (engine/ops/derivatives.yaml:570) ----
 export class MaxBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2662,7 +2840,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:543) ----
+// ---- MeanBackward0: mean(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:574) ----
 export class MeanBackward0 extends Node {
   self_sym_sizes: any;
   self_sym_numel: any;
@@ -2688,7 +2866,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:547) ----
+// ---- MeanBackward1: mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:578) ----
 export class MeanBackward1 extends Node {
   self_sym_sizes: any;
   self_sym_numel: any;
@@ -2724,7 +2902,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:551) ----
+// ---- MinBackward0: min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:582) ----
 export class MinBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -2763,7 +2941,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:556) ----
+// ---- MinBackward1: min(Tensor self) -> Tensor (engine/ops/derivatives.yaml:587) ----
 export class MinBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2793,7 +2971,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:560) ----
+// ---- ProdBackward0: prod(Tensor self, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:591) ----
 export class ProdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -2823,7 +3001,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:564) ----
+// ---- ProdBackward1: prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:595) ----
 export class ProdBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2863,7 +3041,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:568) ----
+// ---- StdBackward0: std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:599) ----
 export class StdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2908,7 +3086,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:572) ----
+// ---- StdMeanBackward0: std_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:603) ----
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2953,7 +3131,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:577) ----
+// ---- VarBackward0: var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:608) ----
 export class VarBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -2992,7 +3170,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:581) ----
+// ---- VarMeanBackward0: var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:612) ----
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -3031,7 +3209,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:589) ----
+// ---- WhereBackward0: where.self(Tensor condition, Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:620) ----
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -3058,7 +3236,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:598) ----
+// ---- AliasBackward0: alias(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:629) ----
 export class AliasBackward0 extends Node {
   name(): string {
     return "AliasBackward0";
@@ -3074,7 +3252,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:602) ----
+// ---- CloneBackward0: clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:633) ----
 export class CloneBackward0 extends Node {
   name(): string {
     return "CloneBackward0";
@@ -3090,7 +3268,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:606) ----
+// ---- ExpandBackward0: expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) (engine/ops/derivatives.yaml:637) ----
 export class ExpandBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3111,7 +3289,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:610) ----
+// ---- PermuteBackward0: permute(Tensor(a) self, int[] dims) -> Tensor(a) (engine/ops/derivatives.yaml:641) ----
 export class PermuteBackward0 extends Node {
   dims: any;
   name(): string {
@@ -3132,7 +3310,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:614) ----
+// ---- ReshapeAliasBackward0: _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) (engine/ops/derivatives.yaml:645) ----
 export class ReshapeAliasBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3153,7 +3331,7 @@ export class ReshapeAliasBackward0 extends Node {
   }
 }
 
-// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:618) ----
+// ---- SqueezeBackward0: squeeze(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:649) ----
 export class SqueezeBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3174,7 +3352,7 @@ export class SqueezeBackward0 extends Node {
   }
 }
 
-// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:622) ----
+// ---- SqueezeBackward1: squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:653) ----
 export class SqueezeBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3200,7 +3378,7 @@ export class SqueezeBackward1 extends Node {
   }
 }
 
-// ---- SqueezeBackward2: squeeze_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:628) ----
+// ---- SqueezeBackward2: squeeze_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:659) ----
 export class SqueezeBackward2 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3221,7 +3399,7 @@ export class SqueezeBackward2 extends Node {
   }
 }
 
-// ---- SqueezeBackward3: squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!) (engine/ops/derivatives.yaml:632) ----
+// ---- SqueezeBackward3: squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!) (engine/ops/derivatives.yaml:663) ----
 export class SqueezeBackward3 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3247,7 +3425,7 @@ export class SqueezeBackward3 extends Node {
   }
 }
 
-// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:636) ----
+// ---- TBackward0: t(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:667) ----
 export class TBackward0 extends Node {
   name(): string {
     return "TBackward0";
@@ -3263,7 +3441,7 @@ export class TBackward0 extends Node {
   }
 }
 
-// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:640) ----
+// ---- TransposeBackward0: transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) (engine/ops/derivatives.yaml:671) ----
 export class TransposeBackward0 extends Node {
   dim0: any;
   dim1: any;
@@ -3289,7 +3467,7 @@ export class TransposeBackward0 extends Node {
   }
 }
 
-// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:644) ----
+// ---- UnsafeViewBackward0: _unsafe_view(Tensor self, SymInt[] size) -> Tensor (engine/ops/derivatives.yaml:675) ----
 export class UnsafeViewBackward0 extends Node {
   self_sym_sizes: any;
   name(): string {
@@ -3310,7 +3488,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:648) ----
+// ---- UnsqueezeBackward0: unsqueeze(Tensor(a) self, int dim) -> Tensor(a) (engine/ops/derivatives.yaml:679) ----
 export class UnsqueezeBackward0 extends Node {
   dim: any;
   name(): string {
@@ -3331,7 +3509,7 @@ export class UnsqueezeBackward0 extends Node {
   }
 }
 
-// ---- UnsqueezeBackward1: unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!) (engine/ops/derivatives.yaml:652) ----
+// ---- UnsqueezeBackward1: unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!) (engine/ops/derivatives.yaml:683) ----
 export class UnsqueezeBackward1 extends Node {
   dim: any;
   name(): string {
@@ -3352,7 +3530,7 @@ export class UnsqueezeBackward1 extends Node {
   }
 }
 
-// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:659) ----
+// ---- CatBackward0: cat(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:690) ----
 export class CatBackward0 extends Node {
   tensors_args_sizes: any;
   tensors_args_scalartypes: any;
@@ -3384,7 +3562,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:663) ----
+// ---- StackBackward0: stack(Tensor[] tensors, int dim=0) -> Tensor (engine/ops/derivatives.yaml:694) ----
 export class StackBackward0 extends Node {
   tensors_args_scalartypes: any;
   dim: any;
@@ -3411,7 +3589,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:667) ----
+// ---- FlipBackward0: flip(Tensor self, int[] dims) -> Tensor (engine/ops/derivatives.yaml:698) ----
 export class FlipBackward0 extends Node {
   dims: any;
   name(): string {
@@ -3432,7 +3610,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:671) ----
+// ---- RollBackward0: roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor (engine/ops/derivatives.yaml:702) ----
 export class RollBackward0 extends Node {
   shifts: any;
   dims: any;
@@ -3458,7 +3636,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:675) ----
+// ---- TrilBackward0: tril(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:706) ----
 export class TrilBackward0 extends Node {
   diagonal: any;
   name(): string {
@@ -3479,7 +3657,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:679) ----
+// ---- TriuBackward0: triu(Tensor self, int diagonal=0) -> Tensor (engine/ops/derivatives.yaml:710) ----
 export class TriuBackward0 extends Node {
   diagonal: any;
   name(): string {
@@ -3500,7 +3678,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:686) ----
+// ---- SelectBackward0: select.int(Tensor(a) self, int dim, int index) -> Tensor(a) (engine/ops/derivatives.yaml:717) ----
 export class SelectBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3531,7 +3709,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:690) ----
+// ---- SliceBackward0: slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) (engine/ops/derivatives.yaml:721) ----
 export class SliceBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3572,7 +3750,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:694) ----
+// ---- ToCopyBackward0: _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor (engine/ops/derivatives.yaml:725) ----
 export class ToCopyBackward0 extends Node {
   self_options: any;
   name(): string {
@@ -3593,7 +3771,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:698) ----
+// ---- RepeatBackward0: repeat(Tensor self, SymInt[] repeats) -> Tensor (engine/ops/derivatives.yaml:729) ----
 export class RepeatBackward0 extends Node {
   self_sym_sizes: any;
   repeats: any;
@@ -3619,7 +3797,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:705) ----
+// ---- SortBackward0: sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:736) ----
 export class SortBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3653,7 +3831,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:710) ----
+// ---- SortBackward1: sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:741) ----
 export class SortBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -3687,7 +3865,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:715) ----
+// ---- DiagonalBackward0: diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) (engine/ops/derivatives.yaml:746) ----
 export class DiagonalBackward0 extends Node {
   self_sym_sizes: any;
   offset: any;
@@ -3723,7 +3901,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:719) ----
+// ---- UnfoldBackward0: unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) (engine/ops/derivatives.yaml:750) ----
 export class UnfoldBackward0 extends Node {
   self_sym_sizes: any;
   dimension: any;
@@ -3759,7 +3937,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:724) ----
+// ---- SplitBackward0: split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:755) ----
 export class SplitBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3795,7 +3973,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:728) ----
+// ---- SplitWithSizesBackward0: split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:759) ----
 export class SplitWithSizesBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -3831,7 +4009,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:732) ----
+// ---- UnbindBackward0: unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] (engine/ops/derivatives.yaml:763) ----
 export class UnbindBackward0 extends Node {
   dim: any;
   name(): string {
@@ -3852,7 +4030,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:736) ----
+// ---- ZeroBackward0: zero_(Tensor(a!) self) -> Tensor(a!) (engine/ops/derivatives.yaml:767) ----
 export class ZeroBackward0 extends Node {
   name(): string {
     return "ZeroBackward0";
@@ -3868,7 +4046,7 @@ export class ZeroBackward0 extends Node {
   }
 }
 
-// ---- AsStridedBackward0: as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) (engine/ops/derivatives.yaml:741) ----
+// ---- AsStridedBackward0: as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) (engine/ops/derivatives.yaml:772) ----
 export class AsStridedBackward0 extends Node {
   self_geometry: any;
   size: any;
@@ -3904,7 +4082,7 @@ export class AsStridedBackward0 extends Node {
   }
 }
 
-// ---- AddbmmBackward0: addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:751) ----
+// ---- AddbmmBackward0: addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:782) ----
 export class AddbmmBackward0 extends Node {
   batch1_sym_sizes: any;
   batch2_sym_sizes: any;
@@ -3960,7 +4138,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-// ---- AddmmBackward0: addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:757) ----
+// ---- AddmmBackward0: addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:788) ----
 export class AddmmBackward0 extends Node {
   mat1_sym_sizes: any;
   mat1_sym_strides: any;
@@ -4036,7 +4214,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-// ---- AddmvBackward0: addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:763) ----
+// ---- AddmvBackward0: addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:794) ----
 export class AddmvBackward0 extends Node {
   vec_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -4082,7 +4260,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-// ---- AddrBackward0: addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:769) ----
+// ---- AddrBackward0: addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:800) ----
 export class AddrBackward0 extends Node {
   beta: any;
   vec2_: SavedVariable = new SavedVariable(null, false);
@@ -4128,7 +4306,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-// ---- BaddbmmBackward0: baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:775) ----
+// ---- BaddbmmBackward0: baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:806) ----
 export class BaddbmmBackward0 extends Node {
   batch2_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -4174,7 +4352,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-// ---- BmmBackward0: bmm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:781) ----
+// ---- BmmBackward0: bmm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:812) ----
 export class BmmBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mat2_: SavedVariable = new SavedVariable(null, false);
@@ -4207,7 +4385,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-// ---- DotBackward0: dot(Tensor self, Tensor tensor) -> Tensor (engine/ops/derivatives.yaml:786) ----
+// ---- DotBackward0: dot(Tensor self, Tensor tensor) -> Tensor (engine/ops/derivatives.yaml:817) ----
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -4240,7 +4418,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-// ---- VdotBackward0: vdot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:791) ----
+// ---- VdotBackward0: vdot(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:822) ----
 export class VdotBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -4273,7 +4451,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-// ---- MmBackward0: mm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:796) ----
+// ---- MmBackward0: mm(Tensor self, Tensor mat2) -> Tensor (engine/ops/derivatives.yaml:827) ----
 export class MmBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mat2_sym_sizes: any;
@@ -4336,7 +4514,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-// ---- MvBackward0: mv(Tensor self, Tensor vec) -> Tensor (engine/ops/derivatives.yaml:801) ----
+// ---- MvBackward0: mv(Tensor self, Tensor vec) -> Tensor (engine/ops/derivatives.yaml:832) ----
 export class MvBackward0 extends Node {
   vec_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -4369,7 +4547,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-// ---- TrilinearBackward0: _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor (engine/ops/derivatives.yaml:806) ----
+// ---- TrilinearBackward0: _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor (engine/ops/derivatives.yaml:837) ----
 export class TrilinearBackward0 extends Node {
   i1_: SavedVariable = new SavedVariable(null, false);
   i2_: SavedVariable = new SavedVariable(null, false);
@@ -4429,7 +4607,7 @@ export class TrilinearBackward0 extends Node {
   }
 }
 
-// ---- LinalgInvExBackward0: linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) (engine/ops/derivatives.yaml:810) ----
+// ---- LinalgInvExBackward0: linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) (engine/ops/derivatives.yaml:841) ----
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -4453,7 +4631,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-// ---- LinalgDetBackward0: _linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:815) ----
+// ---- LinalgDetBackward0: _linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:846) ----
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -4495,7 +4673,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-// ---- LinalgSlogdetBackward0: _linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:820) ----
+// ---- LinalgSlogdetBackward0: _linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) (engine/ops/derivatives.yaml:851) ----
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = new SavedVariable(null, false);
   sign_: SavedVariable = new SavedVariable(null, false);
@@ -4539,7 +4717,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-// ---- LinalgCholeskyExBackward0: linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) (engine/ops/derivatives.yaml:825) ----
+// ---- LinalgCholeskyExBackward0: linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) (engine/ops/derivatives.yaml:856) ----
 export class LinalgCholeskyExBackward0 extends Node {
   upper: any;
   L_: SavedVariable = new SavedVariable(null, false);
@@ -4568,7 +4746,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-// ---- LinalgQrBackward0: linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R) (engine/ops/derivatives.yaml:830) ----
+// ---- LinalgQrBackward0: linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R) (engine/ops/derivatives.yaml:861) ----
 export class LinalgQrBackward0 extends Node {
   mode: any;
   Q_: SavedVariable = new SavedVariable(null, false);
@@ -4605,7 +4783,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-// ---- LinalgSvdBackward0: _linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) (engine/ops/derivatives.yaml:833) ----
+// ---- LinalgSvdBackward0: _linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) (engine/ops/derivatives.yaml:864) ----
 export class LinalgSvdBackward0 extends Node {
   full_matrices: any;
   U_: SavedVariable = new SavedVariable(null, false);
@@ -4649,7 +4827,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-// ---- LinalgSolveExBackward0: _linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:837) ----
+// ---- LinalgSolveExBackward0: _linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:868) ----
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = new SavedVariable(null, false);
   left: any;
@@ -4699,7 +4877,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-// ---- CummaxBackward0: cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:848) ----
+// ---- CummaxBackward0: cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:879) ----
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -4734,7 +4912,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-// ---- CumminBackward0: cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:853) ----
+// ---- CumminBackward0: cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:884) ----
 export class CumminBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -4769,7 +4947,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-// ---- CumprodBackward0: cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:858) ----
+// ---- CumprodBackward0: cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:889) ----
 export class CumprodBackward0 extends Node {
   self_options: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -4809,7 +4987,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-// ---- CumsumBackward0: cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:862) ----
+// ---- CumsumBackward0: cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:893) ----
 export class CumsumBackward0 extends Node {
   self_options: any;
   dim: any;
@@ -4835,7 +5013,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-// ---- GatherBackward0: gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor (engine/ops/derivatives.yaml:866) ----
+// ---- GatherBackward0: gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor (engine/ops/derivatives.yaml:897) ----
 export class GatherBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -4874,7 +5052,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-// ---- IndexBackward0: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (engine/ops/derivatives.yaml:874) ----
+// ---- IndexBackward0: index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (engine/ops/derivatives.yaml:905) ----
 export class IndexBackward0 extends Node {
   self_sym_sizes: any;
   self_options: any;
@@ -4908,7 +5086,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-// ---- IndexAddBackward0: index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:878) ----
+// ---- IndexAddBackward0: index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor (engine/ops/derivatives.yaml:909) ----
 export class IndexAddBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4955,7 +5133,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-// ---- IndexFillBackward0: index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:885) ----
+// ---- IndexFillBackward0: index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:916) ----
 export class IndexFillBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -4984,7 +5162,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-// ---- IndexFillBackward1: index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor (engine/ops/derivatives.yaml:890) ----
+// ---- IndexFillBackward1: index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor (engine/ops/derivatives.yaml:921) ----
 export class IndexFillBackward1 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5016,7 +5194,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-// ---- IndexPutBackward0: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor (engine/ops/derivatives.yaml:896) ----
+// ---- IndexPutBackward0: index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor (engine/ops/derivatives.yaml:927) ----
 export class IndexPutBackward0 extends Node {
   indices_: SavedVariable[] = [];
   values_: SavedVariable = new SavedVariable(null, false);
@@ -5054,7 +5232,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-// ---- IndexPutImplBackward0: _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!) (engine/ops/derivatives.yaml:901) ----
+// ---- IndexPutImplBackward0: _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!) (engine/ops/derivatives.yaml:932) ----
 export class IndexPutImplBackward0 extends Node {
   indices_: SavedVariable[] = [];
   values_: SavedVariable = new SavedVariable(null, false);
@@ -5092,7 +5270,7 @@ export class IndexPutImplBackward0 extends Node {
   }
 }
 
-// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:906) ----
+// ---- IndexSelectBackward0: index_select(Tensor self, int dim, Tensor index) -> Tensor (engine/ops/derivatives.yaml:937) ----
 export class IndexSelectBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5126,7 +5304,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:911) ----
+// ---- LogsumexpBackward0: logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:942) ----
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5166,7 +5344,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:915) ----
+// ---- MaskedFillBackward0: masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor (engine/ops/derivatives.yaml:946) ----
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5190,7 +5368,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:920) ----
+// ---- MaskedFillBackward1: masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor (engine/ops/derivatives.yaml:951) ----
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5217,7 +5395,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:926) ----
+// ---- MaskedSelectBackward0: masked_select(Tensor self, Tensor mask) -> Tensor (engine/ops/derivatives.yaml:957) ----
 export class MaskedSelectBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   mask_: SavedVariable = new SavedVariable(null, false);
@@ -5247,7 +5425,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:931) ----
+// ---- MedianBackward0: median(Tensor self) -> Tensor (engine/ops/derivatives.yaml:962) ----
 export class MedianBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -5277,7 +5455,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:935) ----
+// ---- NanmedianBackward0: nanmedian(Tensor self) -> Tensor (engine/ops/derivatives.yaml:966) ----
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result_: SavedVariable = new SavedVariable(null, false);
@@ -5307,7 +5485,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:939) ----
+// ---- MedianBackward1: median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:970) ----
 export class MedianBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5346,7 +5524,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:944) ----
+// ---- NanmedianBackward1: nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:975) ----
 export class NanmedianBackward1 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5385,7 +5563,46 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:949) ----
+// ---- KthvalueBackward0: kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:980) ----
+export class KthvalueBackward0 extends Node {
+  self_sym_sizes: any;
+  dim: any;
+  keepdim: any;
+  indices_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "KthvalueBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self_sym_sizes: any = this.self_sym_sizes;
+    const dim: any = this.dim;
+    const keepdim: any = this.keepdim;
+    const indices: any = this.indices_.unpack(this, true);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.indices_.reset_data();
+  }
+  get _saved_self_sym_sizes(): unknown {
+    return this.self_sym_sizes;
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_keepdim(): unknown {
+    return this.keepdim;
+  }
+  get _saved_indices(): unknown {
+    return this.indices_.unpack(this);
+  }
+}
+
+// ---- ModeBackward0: mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:985) ----
 export class ModeBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5424,7 +5641,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:954) ----
+// ---- NormBackward0: norm.Scalar(Tensor self, Scalar p=2) -> Tensor (engine/ops/derivatives.yaml:990) ----
 export class NormBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5459,7 +5676,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:958) ----
+// ---- NormBackward1: norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor (engine/ops/derivatives.yaml:994) ----
 export class NormBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5504,7 +5721,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:962) ----
+// ---- NormBackward2: norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:998) ----
 export class NormBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5539,7 +5756,7 @@ export class NormBackward2 extends Node {
   }
 }
 
-// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:966) ----
+// ---- NormBackward3: norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor (engine/ops/derivatives.yaml:1002) ----
 export class NormBackward3 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   p: any;
@@ -5584,7 +5801,7 @@ export class NormBackward3 extends Node {
   }
 }
 
-// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:970) ----
+// ---- ScatterBackward0: scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:1006) ----
 export class ScatterBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5616,7 +5833,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:976) ----
+// ---- ScatterBackward1: scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor (engine/ops/derivatives.yaml:1012) ----
 export class ScatterBackward1 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5645,7 +5862,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:981) ----
+// ---- ScatterAddBackward0: scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor (engine/ops/derivatives.yaml:1017) ----
 export class ScatterAddBackward0 extends Node {
   dim: any;
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5677,7 +5894,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:987) ----
+// ---- TakeBackward0: take(Tensor self, Tensor index) -> Tensor (engine/ops/derivatives.yaml:1023) ----
 export class TakeBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   index_: SavedVariable = new SavedVariable(null, false);
@@ -5707,7 +5924,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:992) ----
+// ---- TopkBackward0: topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) (engine/ops/derivatives.yaml:1028) ----
 export class TopkBackward0 extends Node {
   self_sym_sizes: any;
   dim: any;
@@ -5741,7 +5958,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:997) ----
+// ---- UniqueBackward0: _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1033) ----
 export class UniqueBackward0 extends Node {
   name(): string {
     return "UniqueBackward0";
@@ -5757,7 +5974,7 @@ export class UniqueBackward0 extends Node {
   }
 }
 
-// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1001) ----
+// ---- UniqueDimBackward0: unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1037) ----
 export class UniqueDimBackward0 extends Node {
   name(): string {
     return "UniqueDimBackward0";
@@ -5773,7 +5990,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1005) ----
+// ---- UniqueConsecutiveBackward0: unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1041) ----
 export class UniqueConsecutiveBackward0 extends Node {
   name(): string {
     return "UniqueConsecutiveBackward0";
@@ -5789,7 +6006,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1009) ----
+// ---- UniqueDimConsecutiveBackward0: unique_dim_consecutive(Tensor self, int dim, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1045) ----
 export class UniqueDimConsecutiveBackward0 extends Node {
   name(): string {
     return "UniqueDimConsecutiveBackward0";
@@ -5805,7 +6022,7 @@ export class UniqueDimConsecutiveBackward0 extends Node {
   }
 }
 
-// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1013) ----
+// ---- Unique2Backward0: _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1049) ----
 export class Unique2Backward0 extends Node {
   name(): string {
     return "Unique2Backward0";
@@ -5821,7 +6038,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:1017) ----
+// ---- ScatterReduceBackward0: scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor (engine/ops/derivatives.yaml:1053) ----
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5881,7 +6098,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:1021) ----
+// ---- LogcumsumexpBackward0: logcumsumexp(Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:1057) ----
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -5916,7 +6133,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:1024) ----
+// ---- LinalgVectorNormBackward0: linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (engine/ops/derivatives.yaml:1060) ----
 export class LinalgVectorNormBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   ord: any;
@@ -5961,7 +6178,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1041) ----
+// ---- ReluBackward0: relu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1077) ----
 export class ReluBackward0 extends Node {
   result_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -5985,7 +6202,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:1044) ----
+// ---- ThresholdBackward0: threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (engine/ops/derivatives.yaml:1080) ----
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -6014,7 +6231,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:1047) ----
+// ---- ThresholdBackward1: threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (engine/ops/derivatives.yaml:1083) ----
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -6043,7 +6260,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1050) ----
+// ---- ThresholdBackwardBackward0: threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1086) ----
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   threshold: any;
@@ -6075,7 +6292,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:1054) ----
+// ---- LeakyReluBackward0: leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (engine/ops/derivatives.yaml:1090) ----
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   negative_slope: any;
@@ -6104,7 +6321,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:1057) ----
+// ---- LeakyReluBackward1: leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (engine/ops/derivatives.yaml:1093) ----
 export class LeakyReluBackward1 extends Node {
   negative_slope: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6133,7 +6350,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:1060) ----
+// ---- LeakyReluBackwardBackward0: leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (engine/ops/derivatives.yaml:1096) ----
 export class LeakyReluBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   negative_slope: any;
@@ -6165,7 +6382,7 @@ export class LeakyReluBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:1064) ----
+// ---- HardtanhBackward0: hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor (engine/ops/derivatives.yaml:1100) ----
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_val: any;
@@ -6199,7 +6416,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:1067) ----
+// ---- HardtanhBackwardBackward0: hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor (engine/ops/derivatives.yaml:1103) ----
 export class HardtanhBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   min_val: any;
@@ -6236,7 +6453,7 @@ export class HardtanhBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1071) ----
+// ---- HardsigmoidBackward0: hardsigmoid(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1107) ----
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6260,7 +6477,74 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-// ---- PreluBackward0: prelu(Tensor self, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:1077) ----
+// ---- GluBackward0: glu(Tensor self, int dim=-1) -> Tensor (engine/ops/derivatives.yaml:1113) ----
+export class GluBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  name(): string {
+    return "GluBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(1).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack(null, true);
+    const dim: any = this.dim;
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (glu_backward(grad, self, dim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+}
+
+// ---- GluBackwardBackward0: glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor (engine/ops/derivatives.yaml:1116) ----
+export class GluBackwardBackward0 extends Node {
+  self_: SavedVariable = new SavedVariable(null, false);
+  dim: any;
+  grad_output_: SavedVariable = new SavedVariable(null, false);
+  name(): string {
+    return "GluBackwardBackward0";
+  }
+  apply(grads: Grad[]): Grad[] {
+    const grad_inputs: Grad[] = new Array(2).fill(null);
+    const any_grad_defined = grads.some((g) => g !== null);
+    const grad: any = grads[0];
+    const self: any = this.self_.unpack(null, true);
+    const dim: any = this.dim;
+    const grad_output: any = this.grad_output_.unpack(null, true);
+    if (this.should_compute_output(0)) {
+      grad_inputs[0] = any_grad_defined ? (glu_double_backward_grad_output(grad, self, dim)) : null;
+    }
+    if (this.should_compute_output(1)) {
+      grad_inputs[1] = any_grad_defined ? (glu_double_backward(grad, grad_output, self, dim)) : null;
+    }
+    return grad_inputs;
+  }
+  override release_variables(): void {
+    this.self_.reset_data();
+    this.grad_output_.reset_data();
+  }
+  get _saved_self(): unknown {
+    return this.self_.unpack();
+  }
+  get _saved_dim(): unknown {
+    return this.dim;
+  }
+  get _saved_grad_output(): unknown {
+    return this.grad_output_.unpack();
+  }
+}
+
+// ---- PreluBackward0: prelu(Tensor self, Tensor weight) -> Tensor (engine/ops/derivatives.yaml:1120) ----
 export class PreluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -6293,7 +6577,7 @@ export class PreluBackward0 extends Node {
   }
 }
 
-// ---- PreluBackwardBackward0: prelu_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1080) ----
+// ---- PreluBackwardBackward0: prelu_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1123) ----
 export class PreluBackwardBackward0 extends Node {
   name(): string {
     return "PreluBackwardBackward0";
@@ -6315,7 +6599,7 @@ export class PreluBackwardBackward0 extends Node {
   }
 }
 
-// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1085) ----
+// ---- HardswishBackward0: hardswish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1128) ----
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6339,7 +6623,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-// ---- HardswishBackwardBackward0: hardswish_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1088) ----
+// ---- HardswishBackwardBackward0: hardswish_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1131) ----
 export class HardswishBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   grad_output_: SavedVariable = new SavedVariable(null, false);
@@ -6372,7 +6656,7 @@ export class HardswishBackwardBackward0 extends Node {
   }
 }
 
-// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:1092) ----
+// ---- EluBackward0: elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (engine/ops/derivatives.yaml:1135) ----
 export class EluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6411,7 +6695,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:1095) ----
+// ---- EluBackward1: elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (engine/ops/derivatives.yaml:1138) ----
 export class EluBackward1 extends Node {
   alpha: any;
   scale: any;
@@ -6450,7 +6734,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:1098) ----
+// ---- CeluBackward0: celu(Tensor self, Scalar alpha=1.0) -> Tensor (engine/ops/derivatives.yaml:1141) ----
 export class CeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   alpha: any;
@@ -6479,7 +6763,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:1101) ----
+// ---- CeluBackward1: celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!) (engine/ops/derivatives.yaml:1144) ----
 export class CeluBackward1 extends Node {
   alpha: any;
   result_: SavedVariable = new SavedVariable(null, false);
@@ -6508,7 +6792,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-// ---- EluBackwardBackward0: elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (engine/ops/derivatives.yaml:1104) ----
+// ---- EluBackwardBackward0: elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (engine/ops/derivatives.yaml:1147) ----
 export class EluBackwardBackward0 extends Node {
   alpha: any;
   scale: any;
@@ -6561,7 +6845,7 @@ export class EluBackwardBackward0 extends Node {
   }
 }
 
-// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1108) ----
+// ---- GeluBackward0: gelu(Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1151) ----
 export class GeluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   approximate: any;
@@ -6590,7 +6874,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-// ---- GeluBackwardBackward0: gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1111) ----
+// ---- GeluBackwardBackward0: gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (engine/ops/derivatives.yaml:1154) ----
 export class GeluBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   approximate: any;
@@ -6628,7 +6912,7 @@ export class GeluBackwardBackward0 extends Node {
   }
 }
 
-// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1115) ----
+// ---- SiluBackward0: silu(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1158) ----
 export class SiluBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6652,7 +6936,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1118) ----
+// ---- MishBackward0: mish(Tensor self) -> Tensor (engine/ops/derivatives.yaml:1161) ----
 export class MishBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -6676,7 +6960,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:1121) ----
+// ---- SoftplusBackward0: softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (engine/ops/derivatives.yaml:1164) ----
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   beta: any;
@@ -6710,7 +6994,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-// ---- SoftplusBackwardBackward0: softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1124) ----
+// ---- SoftplusBackwardBackward0: softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (engine/ops/derivatives.yaml:1167) ----
 export class SoftplusBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   beta: any;
@@ -6753,7 +7037,7 @@ export class SoftplusBackwardBackward0 extends Node {
   }
 }
 
-// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:1128) ----
+// ---- LogSigmoidBackward0: log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer) (engine/ops/derivatives.yaml:1171) ----
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   buffer_: SavedVariable = new SavedVariable(null, false);
@@ -6783,7 +7067,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-// ---- LogSigmoidBackwardBackward0: log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor (engine/ops/derivatives.yaml:1132) ----
+// ---- LogSigmoidBackwardBackward0: log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor (engine/ops/derivatives.yaml:1175) ----
 export class LogSigmoidBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   buffer_: SavedVariable = new SavedVariable(null, false);
@@ -6822,7 +7106,7 @@ export class LogSigmoidBackwardBackward0 extends Node {
   }
 }
 
-// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1136) ----
+// ---- SoftmaxBackward0: _softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1179) ----
 export class SoftmaxBackward0 extends Node {
   self_scalar_type: any;
   dim: any;
@@ -6856,7 +7140,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-// ---- SoftmaxBackwardDataBackward0: _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1139) ----
+// ---- SoftmaxBackwardDataBackward0: _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1182) ----
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -6899,7 +7183,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1143) ----
+// ---- LogSoftmaxBackward0: _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (engine/ops/derivatives.yaml:1186) ----
 export class LogSoftmaxBackward0 extends Node {
   self_scalar_type: any;
   dim: any;
@@ -6933,7 +7217,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-// ---- LogSoftmaxBackwardDataBackward0: _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1146) ----
+// ---- LogSoftmaxBackwardDataBackward0: _log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (engine/ops/derivatives.yaml:1189) ----
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = new SavedVariable(null, false);
   dim: any;
@@ -6971,7 +7255,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1150) ----
+// ---- MseLossBackward0: mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1193) ----
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7009,7 +7293,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-// ---- MseLossBackwardBackward0: mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor (engine/ops/derivatives.yaml:1154) ----
+// ---- MseLossBackwardBackward0: mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor (engine/ops/derivatives.yaml:1197) ----
 export class MseLossBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7056,7 +7340,7 @@ export class MseLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:1159) ----
+// ---- SmoothL1LossBackward0: smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (engine/ops/derivatives.yaml:1202) ----
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7099,7 +7383,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-// ---- SmoothL1LossBackwardBackward0: smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor (engine/ops/derivatives.yaml:1163) ----
+// ---- SmoothL1LossBackwardBackward0: smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float beta) -> Tensor (engine/ops/derivatives.yaml:1206) ----
 export class SmoothL1LossBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7151,7 +7435,7 @@ export class SmoothL1LossBackwardBackward0 extends Node {
   }
 }
 
-// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:1168) ----
+// ---- HuberLossBackward0: huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor (engine/ops/derivatives.yaml:1211) ----
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7194,7 +7478,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-// ---- HuberLossBackwardBackward0: huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor (engine/ops/derivatives.yaml:1172) ----
+// ---- HuberLossBackwardBackward0: huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, float delta) -> Tensor (engine/ops/derivatives.yaml:1215) ----
 export class HuberLossBackwardBackward0 extends Node {
   grad_output_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -7246,7 +7530,7 @@ export class HuberLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1177) ----
+// ---- BinaryCrossEntropyBackward0: binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1220) ----
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7290,7 +7574,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1181) ----
+// ---- BinaryCrossEntropyBackwardBackward0: binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1224) ----
 export class BinaryCrossEntropyBackwardBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7343,7 +7627,7 @@ export class BinaryCrossEntropyBackwardBackward0 extends Node {
   }
 }
 
-// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1186) ----
+// ---- BinaryCrossEntropyWithLogitsBackward0: binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor (engine/ops/derivatives.yaml:1229) ----
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7393,7 +7677,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1191) ----
+// ---- NllLossBackward0: nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1234) ----
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7445,7 +7729,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1196) ----
+// ---- NllLossBackwardBackward0: nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1239) ----
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7488,7 +7772,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1201) ----
+// ---- NllLoss2DBackward0: nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index) -> (Tensor output, Tensor total_weight) (engine/ops/derivatives.yaml:1244) ----
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   target_: SavedVariable = new SavedVariable(null, false);
@@ -7540,7 +7824,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1206) ----
+// ---- NllLoss2DBackwardBackward0: nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor (engine/ops/derivatives.yaml:1249) ----
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7583,7 +7867,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- MulBackward1: mul.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1214) ----
+// ---- MulBackward1: mul.Scalar(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1257) ----
 export class MulBackward1 extends Node {
   self_scalar_type: any;
   other: any;
@@ -7609,7 +7893,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1218) ----
+// ---- XlogyBackward0: xlogy.Tensor(Tensor self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1261) ----
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other_: SavedVariable = new SavedVariable(null, false);
@@ -7642,7 +7926,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1222) ----
+// ---- XlogyBackward1: xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor (engine/ops/derivatives.yaml:1265) ----
 export class XlogyBackward1 extends Node {
   self: any;
   other_: SavedVariable = new SavedVariable(null, false);
@@ -7671,7 +7955,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1225) ----
+// ---- XlogyBackward2: xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor (engine/ops/derivatives.yaml:1268) ----
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   other: any;
@@ -7700,7 +7984,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1233) ----
+// ---- ConvolutionBackward0: convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor (engine/ops/derivatives.yaml:1276) ----
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7769,7 +8053,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1236) ----
+// ---- NativeBatchNormBackward0: native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1279) ----
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7837,7 +8121,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1240) ----
+// ---- NativeLayerNormBackward0: native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1283) ----
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   normalized_shape: any;
@@ -7894,7 +8178,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1244) ----
+// ---- NativeGroupNormBackward0: native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1287) ----
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -7965,7 +8249,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1248) ----
+// ---- EmbeddingBackward0: embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor (engine/ops/derivatives.yaml:1291) ----
 export class EmbeddingBackward0 extends Node {
   weight_sym_sizes: any;
   indices_: SavedVariable = new SavedVariable(null, false);
@@ -8009,7 +8293,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1253) ----
+// ---- MaxPool2DWithIndicesBackward0: max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1296) ----
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -8064,7 +8348,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1257) ----
+// ---- MaxPool2DWithIndicesBackwardBackward0: max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1300) ----
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -8097,7 +8381,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1262) ----
+// ---- AvgPool2DBackward0: avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor (engine/ops/derivatives.yaml:1305) ----
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   kernel_size: any;
@@ -8151,7 +8435,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1265) ----
+// ---- AvgPool2DBackwardBackward0: avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor (engine/ops/derivatives.yaml:1308) ----
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size: any;
   stride: any;
@@ -8208,7 +8492,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1270) ----
+// ---- ConstantPadNdBackward0: constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor (engine/ops/derivatives.yaml:1313) ----
 export class ConstantPadNdBackward0 extends Node {
   pad: any;
   name(): string {
@@ -8229,7 +8513,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1273) ----
+// ---- PixelShuffleBackward0: pixel_shuffle(Tensor self, int upscale_factor) -> Tensor (engine/ops/derivatives.yaml:1316) ----
 export class PixelShuffleBackward0 extends Node {
   upscale_factor: any;
   name(): string {
@@ -8250,7 +8534,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1276) ----
+// ---- PixelUnshuffleBackward0: pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor (engine/ops/derivatives.yaml:1319) ----
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor: any;
   name(): string {
@@ -8271,7 +8555,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1279) ----
+// ---- Im2ColBackward0: im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1322) ----
 export class Im2ColBackward0 extends Node {
   self_sym_sizes: any;
   self_dim: any;
@@ -8317,7 +8601,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1282) ----
+// ---- Col2ImBackward0: col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor (engine/ops/derivatives.yaml:1325) ----
 export class Col2ImBackward0 extends Node {
   kernel_size: any;
   dilation: any;
@@ -8353,7 +8637,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1286) ----
+// ---- AdaptiveAvgPool2DBackward0: _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor (engine/ops/derivatives.yaml:1329) ----
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -8377,7 +8661,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1289) ----
+// ---- AdaptiveAvgPool2DBackwardBackward0: _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor (engine/ops/derivatives.yaml:1332) ----
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   grad_output_sym_sizes: any;
   grad_output_dim: any;
@@ -8414,7 +8698,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1293) ----
+// ---- AdaptiveMaxPool2DBackward0: adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1336) ----
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   result1_: SavedVariable = new SavedVariable(null, false);
@@ -8444,7 +8728,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1297) ----
+// ---- AdaptiveMaxPool2DBackwardBackward0: adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (engine/ops/derivatives.yaml:1340) ----
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -8477,7 +8761,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ConvolutionBackwardBackward0: convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1305) ----
+// ---- ConvolutionBackwardBackward0: convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1348) ----
 export class ConvolutionBackwardBackward0 extends Node {
   grad_output_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8547,7 +8831,7 @@ export class ConvolutionBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeBatchNormBackwardBackward0: native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1308) ----
+// ---- NativeBatchNormBackwardBackward0: native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1351) ----
 export class NativeBatchNormBackwardBackward0 extends Node {
   grad_out_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8627,7 +8911,7 @@ export class NativeBatchNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeLayerNormBackwardBackward0: native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1313) ----
+// ---- NativeLayerNormBackwardBackward0: native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1356) ----
 export class NativeLayerNormBackwardBackward0 extends Node {
   grad_out_: SavedVariable = new SavedVariable(null, false);
   input_: SavedVariable = new SavedVariable(null, false);
@@ -8693,7 +8977,7 @@ export class NativeLayerNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- NativeGroupNormBackwardBackward0: native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1320) ----
+// ---- NativeGroupNormBackwardBackward0: native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor) (engine/ops/derivatives.yaml:1363) ----
 export class NativeGroupNormBackwardBackward0 extends Node {
   name(): string {
     return "NativeGroupNormBackwardBackward0";
@@ -8715,7 +8999,7 @@ export class NativeGroupNormBackwardBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingDenseBackwardBackward0: embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor (engine/ops/derivatives.yaml:1325) ----
+// ---- EmbeddingDenseBackwardBackward0: embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor (engine/ops/derivatives.yaml:1368) ----
 export class EmbeddingDenseBackwardBackward0 extends Node {
   indices_: SavedVariable = new SavedVariable(null, false);
   padding_idx: any;
@@ -8744,7 +9028,7 @@ export class EmbeddingDenseBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackward0: upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1330) ----
+// ---- UpsampleNearest1DBackward0: upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1373) ----
 export class UpsampleNearest1DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8775,7 +9059,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackward1: upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1334) ----
+// ---- UpsampleNearest1DBackward1: upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1377) ----
 export class UpsampleNearest1DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8806,7 +9090,7 @@ export class UpsampleNearest1DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackward0: upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1338) ----
+// ---- UpsampleNearest2DBackward0: upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1381) ----
 export class UpsampleNearest2DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8842,7 +9126,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackward1: upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1342) ----
+// ---- UpsampleNearest2DBackward1: upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1385) ----
 export class UpsampleNearest2DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8873,7 +9157,7 @@ export class UpsampleNearest2DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackward0: upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1346) ----
+// ---- UpsampleBilinear2DBackward0: upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1389) ----
 export class UpsampleBilinear2DBackward0 extends Node {
   self_sym_sizes: any;
   output_size: any;
@@ -8914,7 +9198,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackward1: upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1350) ----
+// ---- UpsampleBilinear2DBackward1: upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1393) ----
 export class UpsampleBilinear2DBackward1 extends Node {
   input_sym_sizes: any;
   output_size: any;
@@ -8950,7 +9234,7 @@ export class UpsampleBilinear2DBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackwardBackward0: upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1354) ----
+// ---- UpsampleNearest1DBackwardBackward0: upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (engine/ops/derivatives.yaml:1397) ----
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size: any;
   scales: any;
@@ -8976,7 +9260,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest1DBackwardBackward1: upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1358) ----
+// ---- UpsampleNearest1DBackwardBackward1: upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1401) ----
 export class UpsampleNearest1DBackwardBackward1 extends Node {
   output_size: any;
   scale_factors: any;
@@ -9002,7 +9286,7 @@ export class UpsampleNearest1DBackwardBackward1 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackwardBackward0: upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1362) ----
+// ---- UpsampleNearest2DBackwardBackward0: upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1405) ----
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size: any;
   scales_h: any;
@@ -9033,7 +9317,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleNearest2DBackwardBackward1: upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1366) ----
+// ---- UpsampleNearest2DBackwardBackward1: upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1409) ----
 export class UpsampleNearest2DBackwardBackward1 extends Node {
   output_size: any;
   scale_factors: any;
@@ -9059,7 +9343,7 @@ export class UpsampleNearest2DBackwardBackward1 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackwardBackward0: upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1370) ----
+// ---- UpsampleBilinear2DBackwardBackward0: upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (engine/ops/derivatives.yaml:1413) ----
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size: any;
   align_corners: any;
@@ -9095,7 +9379,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- UpsampleBilinear2DBackwardBackward1: upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1374) ----
+// ---- UpsampleBilinear2DBackwardBackward1: upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor (engine/ops/derivatives.yaml:1417) ----
 export class UpsampleBilinear2DBackwardBackward1 extends Node {
   output_size: any;
   align_corners: any;
@@ -9126,7 +9410,7 @@ export class UpsampleBilinear2DBackwardBackward1 extends Node {
   }
 }
 
-// ---- ReflectionPad1DBackward0: reflection_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1379) ----
+// ---- ReflectionPad1DBackward0: reflection_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1422) ----
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9155,7 +9439,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad2DBackward0: reflection_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1383) ----
+// ---- ReflectionPad2DBackward0: reflection_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1426) ----
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9184,7 +9468,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad3DBackward0: reflection_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1387) ----
+// ---- ReflectionPad3DBackward0: reflection_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1430) ----
 export class ReflectionPad3DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9213,7 +9497,7 @@ export class ReflectionPad3DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad1DBackward0: replication_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1391) ----
+// ---- ReplicationPad1DBackward0: replication_pad1d(Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1434) ----
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9242,7 +9526,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad2DBackward0: replication_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1395) ----
+// ---- ReplicationPad2DBackward0: replication_pad2d(Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1438) ----
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9271,7 +9555,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad3DBackward0: replication_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1399) ----
+// ---- ReplicationPad3DBackward0: replication_pad3d(Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1442) ----
 export class ReplicationPad3DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   padding: any;
@@ -9300,7 +9584,7 @@ export class ReplicationPad3DBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad1DBackwardBackward0: reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1403) ----
+// ---- ReflectionPad1DBackwardBackward0: reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1446) ----
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9332,7 +9616,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad2DBackwardBackward0: reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1407) ----
+// ---- ReflectionPad2DBackwardBackward0: reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1450) ----
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9364,7 +9648,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReflectionPad3DBackwardBackward0: reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1411) ----
+// ---- ReflectionPad3DBackwardBackward0: reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1454) ----
 export class ReflectionPad3DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9396,7 +9680,7 @@ export class ReflectionPad3DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad1DBackwardBackward0: replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1415) ----
+// ---- ReplicationPad1DBackwardBackward0: replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1458) ----
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9428,7 +9712,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad2DBackwardBackward0: replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1419) ----
+// ---- ReplicationPad2DBackwardBackward0: replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor (engine/ops/derivatives.yaml:1462) ----
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9460,7 +9744,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- ReplicationPad3DBackwardBackward0: replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1423) ----
+// ---- ReplicationPad3DBackwardBackward0: replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor (engine/ops/derivatives.yaml:1466) ----
 export class ReplicationPad3DBackwardBackward0 extends Node {
   padding: any;
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9492,7 +9776,7 @@ export class ReplicationPad3DBackwardBackward0 extends Node {
   }
 }
 
-// ---- LiftFreshBackward0: lift_fresh(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:1429) ----
+// ---- LiftFreshBackward0: lift_fresh(Tensor(a) self) -> Tensor(a) (engine/ops/derivatives.yaml:1472) ----
 export class LiftFreshBackward0 extends Node {
   name(): string {
     return "LiftFreshBackward0";
@@ -9508,7 +9792,7 @@ export class LiftFreshBackward0 extends Node {
   }
 }
 
-// ---- EmbeddingRenormBackward0: embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!) (engine/ops/derivatives.yaml:1432) ----
+// ---- EmbeddingRenormBackward0: embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!) (engine/ops/derivatives.yaml:1475) ----
 export class EmbeddingRenormBackward0 extends Node {
   name(): string {
     return "EmbeddingRenormBackward0";
@@ -9524,7 +9808,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-// ---- LinalgLuFactorExBackward0: linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:1438) ----
+// ---- LinalgLuFactorExBackward0: linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) (engine/ops/derivatives.yaml:1481) ----
 export class LinalgLuFactorExBackward0 extends Node {
   pivot: any;
   LU_: SavedVariable = new SavedVariable(null, false);
@@ -9559,7 +9843,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-// ---- BernoulliBackward0: bernoulli(Tensor self, *, Generator? generator=None) -> Tensor (engine/ops/derivatives.yaml:1443) ----
+// ---- BernoulliBackward0: bernoulli(Tensor self, *, Generator? generator=None) -> Tensor (engine/ops/derivatives.yaml:1486) ----
 export class BernoulliBackward0 extends Node {
   name(): string {
     return "BernoulliBackward0";
@@ -9575,7 +9859,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-// ---- BernoulliBackward1: bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1446) ----
+// ---- BernoulliBackward1: bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1489) ----
 export class BernoulliBackward1 extends Node {
   p_: SavedVariable = new SavedVariable(null, false);
   name(): string {
@@ -9602,7 +9886,7 @@ export class BernoulliBackward1 extends Node {
   }
 }
 
-// ---- BernoulliBackward2: bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1450) ----
+// ---- BernoulliBackward2: bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) (engine/ops/derivatives.yaml:1493) ----
 export class BernoulliBackward2 extends Node {
   name(): string {
     return "BernoulliBackward2";
@@ -9618,7 +9902,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-// ---- ConvolutionBackward1: _convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor (engine/ops/derivatives.yaml:1456) ----
+// ---- ConvolutionBackward1: _convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor (engine/ops/derivatives.yaml:1499) ----
 export class ConvolutionBackward1 extends Node {
   input_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -9687,7 +9971,7 @@ export class ConvolutionBackward1 extends Node {
   }
 }
 
-// ---- SlowConv2DBackward0: _slow_conv2d_forward(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias, int[2] stride, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1459) ----
+// ---- SlowConv2DBackward0: _slow_conv2d_forward(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias, int[2] stride, int[2] padding) -> Tensor (engine/ops/derivatives.yaml:1502) ----
 export class SlowConv2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -9736,7 +10020,7 @@ export class SlowConv2DBackward0 extends Node {
   }
 }
 
-// ---- SlowConvDilated2DBackward0: slow_conv_dilated2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1462) ----
+// ---- SlowConvDilated2DBackward0: slow_conv_dilated2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1505) ----
 export class SlowConvDilated2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -9790,7 +10074,7 @@ export class SlowConvDilated2DBackward0 extends Node {
   }
 }
 
-// ---- SlowConvTranspose2DBackward0: slow_conv_transpose2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1465) ----
+// ---- SlowConvTranspose2DBackward0: slow_conv_transpose2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int[2] dilation=1) -> Tensor (engine/ops/derivatives.yaml:1508) ----
 export class SlowConvTranspose2DBackward0 extends Node {
   self_: SavedVariable = new SavedVariable(null, false);
   weight_: SavedVariable = new SavedVariable(null, false);
@@ -9849,7 +10133,7 @@ export class SlowConvTranspose2DBackward0 extends Node {
   }
 }
 
-// ---- SlowConv2DBackwardBackward0: _slow_conv2d_backward.output_mask(Tensor grad_output, Tensor self, Tensor weight, int[2] kernel_size, int[2] stride, int[2] padding, bool[3] output_mask) -> (Tensor grad_input, Tensor grad_weight, Tensor grad_bias) (engine/ops/derivatives.yaml:1469) ----
+// ---- SlowConv2DBackwardBackward0: _slow_conv2d_backward.output_mask(Tensor grad_output, Tensor self, Tensor weight, int[2] kernel_size, int[2] stride, int[2] padding, bool[3] output_mask) -> (Tensor grad_input, Tensor grad_weight, Tensor grad_bias) (engine/ops/derivatives.yaml:1512) ----
 export class SlowConv2DBackwardBackward0 extends Node {
   grad_output_: SavedVariable = new SavedVariable(null, false);
   self_: SavedVariable = new SavedVariable(null, false);
@@ -9899,7 +10183,7 @@ export class SlowConv2DBackwardBackward0 extends Node {
   }
 }
 
-// ---- PackPaddedSequenceBackward0: _pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1475) ----
+// ---- PackPaddedSequenceBackward0: _pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first) -> (Tensor, Tensor) (engine/ops/derivatives.yaml:1518) ----
 export class PackPaddedSequenceBackward0 extends Node {
   input_sym_sizes: any;
   batch_first: any;
@@ -9933,7 +10217,7 @@ export class PackPaddedSequenceBackward0 extends Node {
   }
 }
 
-// ---- TransposeBackward1: transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!) (engine/ops/derivatives.yaml:1480) ----
+// ---- TransposeBackward1: transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!) (engine/ops/derivatives.yaml:1523) ----
 export class TransposeBackward1 extends Node {
   dim0: any;
   dim1: any;

@@ -16,7 +16,7 @@ import { copy__fw_grad } from "../autograd/forward_ad_ops.js";
 import { NotImplementedError } from "../c10/Errors.js";
 import * as torch from "./torch_functions.js";
 import { _trilinear, amaxamin_jvp, cat_jvp, cholesky_jvp, clamp_backward, clamp_jvp, copysign_tensor_self_backward, cumprod_jvp, evenly_read_jvp, gather_with_keepdimed_indices, handle_r_to_c, infinitely_differentiable_logit_backward, linalg_det_jvp, linalg_solve_jvp, linalg_vector_norm_jvp, log1p_backward, logsumexp_jvp, maybe_multiply, norm_jvp, pow_backward, pow_backward_exponent, pow_backward_self, prod_backward, sgn_backward, sigmoid_backward, slogdet_jvp, stack_jvp, tanh_backward, var_backward, zeros_like } from "../autograd/FunctionsManual.js";
-import { AddBackward0, MulBackward0, FillBackward0, FillBackward1, FillBackward2, FillBackward3, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward2, SqueezeBackward3, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, UnsqueezeBackward1, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, PreluBackward0, PreluBackwardBackward0, HardswishBackward0, HardswishBackwardBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, EluBackwardBackward0, GeluBackward0, GeluBackwardBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, SoftplusBackwardBackward0, LogSigmoidBackward0, LogSigmoidBackwardBackward0, SoftmaxBackward0, SoftmaxBackwardDataBackward0, LogSoftmaxBackward0, LogSoftmaxBackwardDataBackward0, MseLossBackward0, MseLossBackwardBackward0, SmoothL1LossBackward0, SmoothL1LossBackwardBackward0, HuberLossBackward0, HuberLossBackwardBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyBackwardBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0, MulBackward1, XlogyBackward0, XlogyBackward1, XlogyBackward2, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0, ConvolutionBackwardBackward0, NativeBatchNormBackwardBackward0, NativeLayerNormBackwardBackward0, NativeGroupNormBackwardBackward0, EmbeddingDenseBackwardBackward0, UpsampleNearest1DBackward0, UpsampleNearest1DBackward1, UpsampleNearest2DBackward0, UpsampleNearest2DBackward1, UpsampleBilinear2DBackward0, UpsampleBilinear2DBackward1, UpsampleNearest1DBackwardBackward0, UpsampleNearest1DBackwardBackward1, UpsampleNearest2DBackwardBackward0, UpsampleNearest2DBackwardBackward1, UpsampleBilinear2DBackwardBackward0, UpsampleBilinear2DBackwardBackward1, ReflectionPad1DBackward0, ReflectionPad2DBackward0, ReflectionPad3DBackward0, ReplicationPad1DBackward0, ReplicationPad2DBackward0, ReplicationPad3DBackward0, ReflectionPad1DBackwardBackward0, ReflectionPad2DBackwardBackward0, ReflectionPad3DBackwardBackward0, ReplicationPad1DBackwardBackward0, ReplicationPad2DBackwardBackward0, ReplicationPad3DBackwardBackward0, LiftFreshBackward0, EmbeddingRenormBackward0, LinalgLuFactorExBackward0, BernoulliBackward0, BernoulliBackward1, BernoulliBackward2, ConvolutionBackward1, SlowConv2DBackward0, SlowConvDilated2DBackward0, SlowConvTranspose2DBackward0, SlowConv2DBackwardBackward0, PackPaddedSequenceBackward0, TransposeBackward1 } from "./Functions.js";
+import { AddBackward0, MulBackward0, FillBackward0, FillBackward1, FillBackward2, FillBackward3, SumBackward0, SumBackward1, ViewBackward0, AbsBackward0, AcosBackward0, AcoshBackward0, AsinBackward0, AsinhBackward0, AtanBackward0, AtanhBackward0, CeilBackward0, ClampBackward0, ClampBackward1, ClampMinBackward0, ClampMinBackward1, ClampMaxBackward0, ClampMaxBackward1, CosBackward0, CoshBackward0, ErfBackward0, ErfcBackward0, ErfinvBackward0, DigammaBackward0, PolygammaBackward0, PolygammaBackward1, ExpBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, LgammaBackward0, LogBackward0, Log10Backward0, Log1PBackward0, Log2Backward0, LogitBackward0, NanToNumBackward0, NegBackward0, ReciprocalBackward0, RoundBackward0, RoundBackward1, RsqrtBackward0, SigmoidBackward0, SignBackward0, SgnBackward0, SinBackward0, SinhBackward0, SqrtBackward0, TanBackward0, TanhBackward0, TruncBackward0, AddcdivBackward0, AddcmulBackward0, Atan2Backward0, CopysignBackward0, CopysignBackward1, DivBackward0, DivBackward1, DivBackward2, DivBackward3, EqBackward0, EqBackward1, FmodBackward0, FmodBackward1, GeBackward0, GeBackward1, GtBackward0, GtBackward1, HypotBackward0, LeBackward0, LeBackward1, LerpBackward0, LerpBackward1, LtBackward0, LtBackward1, MaximumBackward0, FmaxBackward0, MinimumBackward0, FminBackward0, NeBackward0, NeBackward1, PowBackward0, PowBackward1, PowBackward2, RemainderBackward0, RemainderBackward1, RsubBackward0, RsubBackward1, SubBackward0, SubBackward1, AmaxBackward0, AminBackward0, MaxBackward0, MaxBackward1, MeanBackward0, MeanBackward1, MinBackward0, MinBackward1, ProdBackward0, ProdBackward1, StdBackward0, StdMeanBackward0, VarBackward0, VarMeanBackward0, WhereBackward0, AliasBackward0, CloneBackward0, ExpandBackward0, PermuteBackward0, ReshapeAliasBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward2, SqueezeBackward3, TBackward0, TransposeBackward0, UnsafeViewBackward0, UnsqueezeBackward0, UnsqueezeBackward1, CatBackward0, StackBackward0, FlipBackward0, RollBackward0, TrilBackward0, TriuBackward0, SelectBackward0, SliceBackward0, ToCopyBackward0, RepeatBackward0, SortBackward0, SortBackward1, DiagonalBackward0, UnfoldBackward0, SplitBackward0, SplitWithSizesBackward0, UnbindBackward0, ZeroBackward0, AsStridedBackward0, AddbmmBackward0, AddmmBackward0, AddmvBackward0, AddrBackward0, BaddbmmBackward0, BmmBackward0, DotBackward0, VdotBackward0, MmBackward0, MvBackward0, TrilinearBackward0, LinalgInvExBackward0, LinalgDetBackward0, LinalgSlogdetBackward0, LinalgCholeskyExBackward0, LinalgQrBackward0, LinalgSvdBackward0, LinalgSolveExBackward0, CummaxBackward0, CumminBackward0, CumprodBackward0, CumsumBackward0, GatherBackward0, IndexBackward0, IndexAddBackward0, IndexFillBackward0, IndexFillBackward1, IndexPutBackward0, IndexPutImplBackward0, IndexSelectBackward0, LogsumexpBackward0, MaskedFillBackward0, MaskedFillBackward1, MaskedSelectBackward0, MedianBackward0, NanmedianBackward0, MedianBackward1, NanmedianBackward1, KthvalueBackward0, ModeBackward0, NormBackward0, NormBackward1, NormBackward2, NormBackward3, ScatterBackward0, ScatterBackward1, ScatterAddBackward0, TakeBackward0, TopkBackward0, UniqueBackward0, UniqueDimBackward0, UniqueConsecutiveBackward0, UniqueDimConsecutiveBackward0, Unique2Backward0, ScatterReduceBackward0, LogcumsumexpBackward0, LinalgVectorNormBackward0, ReluBackward0, ThresholdBackward0, ThresholdBackward1, ThresholdBackwardBackward0, LeakyReluBackward0, LeakyReluBackward1, LeakyReluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, HardsigmoidBackward0, GluBackward0, GluBackwardBackward0, PreluBackward0, PreluBackwardBackward0, HardswishBackward0, HardswishBackwardBackward0, EluBackward0, EluBackward1, CeluBackward0, CeluBackward1, EluBackwardBackward0, GeluBackward0, GeluBackwardBackward0, SiluBackward0, MishBackward0, SoftplusBackward0, SoftplusBackwardBackward0, LogSigmoidBackward0, LogSigmoidBackwardBackward0, SoftmaxBackward0, SoftmaxBackwardDataBackward0, LogSoftmaxBackward0, LogSoftmaxBackwardDataBackward0, MseLossBackward0, MseLossBackwardBackward0, SmoothL1LossBackward0, SmoothL1LossBackwardBackward0, HuberLossBackward0, HuberLossBackwardBackward0, BinaryCrossEntropyBackward0, BinaryCrossEntropyBackwardBackward0, BinaryCrossEntropyWithLogitsBackward0, NllLossBackward0, NllLossBackwardBackward0, NllLoss2DBackward0, NllLoss2DBackwardBackward0, MulBackward1, XlogyBackward0, XlogyBackward1, XlogyBackward2, ConvolutionBackward0, NativeBatchNormBackward0, NativeLayerNormBackward0, NativeGroupNormBackward0, EmbeddingBackward0, MaxPool2DWithIndicesBackward0, MaxPool2DWithIndicesBackwardBackward0, AvgPool2DBackward0, AvgPool2DBackwardBackward0, ConstantPadNdBackward0, PixelShuffleBackward0, PixelUnshuffleBackward0, Im2ColBackward0, Col2ImBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool2DBackwardBackward0, AdaptiveMaxPool2DBackward0, AdaptiveMaxPool2DBackwardBackward0, ConvolutionBackwardBackward0, NativeBatchNormBackwardBackward0, NativeLayerNormBackwardBackward0, NativeGroupNormBackwardBackward0, EmbeddingDenseBackwardBackward0, UpsampleNearest1DBackward0, UpsampleNearest1DBackward1, UpsampleNearest2DBackward0, UpsampleNearest2DBackward1, UpsampleBilinear2DBackward0, UpsampleBilinear2DBackward1, UpsampleNearest1DBackwardBackward0, UpsampleNearest1DBackwardBackward1, UpsampleNearest2DBackwardBackward0, UpsampleNearest2DBackwardBackward1, UpsampleBilinear2DBackwardBackward0, UpsampleBilinear2DBackwardBackward1, ReflectionPad1DBackward0, ReflectionPad2DBackward0, ReflectionPad3DBackward0, ReplicationPad1DBackward0, ReplicationPad2DBackward0, ReplicationPad3DBackward0, ReflectionPad1DBackwardBackward0, ReflectionPad2DBackwardBackward0, ReflectionPad3DBackwardBackward0, ReplicationPad1DBackwardBackward0, ReplicationPad2DBackwardBackward0, ReplicationPad3DBackwardBackward0, LiftFreshBackward0, EmbeddingRenormBackward0, LinalgLuFactorExBackward0, BernoulliBackward0, BernoulliBackward1, BernoulliBackward2, ConvolutionBackward1, SlowConv2DBackward0, SlowConvDilated2DBackward0, SlowConvTranspose2DBackward0, SlowConv2DBackwardBackward0, PackPaddedSequenceBackward0, TransposeBackward1 } from "./Functions.js";
 void clone_default; void SavedVariable; void torch; void GradMode; void fw_grad; void isFwGradDefinedTensorList;
 
 registerKernel(ops.empty_memory_format, "Autograd", (ks, size, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_memory_format.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_memory_format", "engine/ops/native_functions.yaml:13", "engine/generated/VariableType.ts:22");
@@ -1116,6 +1116,53 @@ registerKernel(ops.prelu_backward_default, "Autograd", (ks, grad_output, self, w
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with prelu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
 }, "VariableType::prelu_backward_default", "engine/ops/native_functions/activation.yaml:441", "engine/generated/VariableType.ts:1104");
+registerKernel(ops.glu_out, "Autograd", (ks, self, dim, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("glu");
+  const _result = below_autograd(() => ops.glu_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with glu_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::glu_out", "engine/ops/native_functions/activation.yaml:448", "engine/generated/VariableType.ts:1119");
+registerKernel(ops.glu_default, "Autograd", (ks, self, dim) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  let grad_fn: GluBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new GluBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.dim = dim;
+  }
+  const _result = below_autograd(() => ops.glu_default.redispatch(ks.and(after_autograd_keyset), self, dim));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with glu that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  return _result;
+}, "VariableType::glu_default", "engine/ops/native_functions/activation.yaml:455", "engine/generated/VariableType.ts:1125");
+registerKernel(ops.glu_backward_grad_input, "Autograd", (ks, grad_output, self, dim, grad_input) => {
+  if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("glu_backward");
+  const _result = below_autograd(() => ops.glu_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, dim, grad_input));
+  if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with glu_backward_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::glu_backward_grad_input", "engine/ops/native_functions/activation.yaml:460", "engine/generated/VariableType.ts:1142");
+registerKernel(ops.glu_backward_default, "Autograd", (ks, grad_output, self, dim) => {
+  const _any_requires_grad = compute_requires_grad(grad_output, self);
+  let grad_fn: GluBackwardBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new GluBackwardBackward0();
+    grad_fn.set_next_edges(collect_next_edges(grad_output, self));
+    grad_fn.self_ = new SavedVariable(self, false);
+    grad_fn.dim = dim;
+    if (grad_fn.should_compute_output(1)) grad_fn.grad_output_ = new SavedVariable(grad_output, false);
+  }
+  const _result = below_autograd(() => ops.glu_backward_default.redispatch(ks.and(after_autograd_keyset), grad_output, self, dim));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with glu_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
+  return _result;
+}, "VariableType::glu_backward_default", "engine/ops/native_functions/activation.yaml:465", "engine/generated/VariableType.ts:1148");
 registerKernel(ops._scaled_dot_product_attention_forward_default, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal) => {
   const grad_fn = compute_requires_grad(query, key, value, attn_mask) ? not_implemented_node("aten::_scaled_dot_product_attention_forward", query, key, value, attn_mask) : null;
   const _result = below_autograd(() => ops._scaled_dot_product_attention_forward_default.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal));
@@ -1123,7 +1170,7 @@ registerKernel(ops._scaled_dot_product_attention_forward_default, "Autograd", (k
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(query) || isFwGradDefined(key) || isFwGradDefined(value) || isFwGradDefined(attn_mask))) throw new NotImplementedError("Trying to use forward AD with _scaled_dot_product_attention_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:1119");
+}, "VariableType::_scaled_dot_product_attention_forward_default", "engine/ops/native_functions/attention.yaml:21", "engine/generated/VariableType.ts:1166");
 registerKernel(ops.mul_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MulBackward1 | null = null;
@@ -1140,7 +1187,7 @@ registerKernel(ops.mul_Scalar, "Autograd", (ks, self, other) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with mul that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:1127");
+}, "VariableType::mul_Scalar", "engine/ops/native_functions/attention.yaml:34", "engine/generated/VariableType.ts:1174");
 registerKernel(ops._new_zeros_with_same_feature_meta_default, "Autograd", (ks, self, other, self_num_batch_dims) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::_new_zeros_with_same_feature_meta", self, other) : null;
   const _result = below_autograd(() => ops._new_zeros_with_same_feature_meta_default.redispatch(ks.and(after_autograd_keyset), self, other, self_num_batch_dims));
@@ -1148,13 +1195,13 @@ registerKernel(ops._new_zeros_with_same_feature_meta_default, "Autograd", (ks, s
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with _new_zeros_with_same_feature_meta that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_new_zeros_with_same_feature_meta_default", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:1144");
+}, "VariableType::_new_zeros_with_same_feature_meta_default", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:1191");
 registerKernel(ops.sub_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("sub");
   const _result = below_autograd(() => ops.sub_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:1152");
+}, "VariableType::sub_out", "engine/ops/native_functions/binary.yaml:17", "engine/generated/VariableType.ts:1199");
 registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1181,7 +1228,7 @@ registerKernel(ops.sub_Tensor, "Autograd", (ks, self, other, alpha) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:1158");
+}, "VariableType::sub_Tensor", "engine/ops/native_functions/binary.yaml:23", "engine/generated/VariableType.ts:1205");
 registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1210,7 +1257,7 @@ registerKernel(ops.sub__Tensor, "Autograd", (ks, self, other, alpha) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:1185");
+}, "VariableType::sub__Tensor", "engine/ops/native_functions/binary.yaml:27", "engine/generated/VariableType.ts:1232");
 registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1234,7 +1281,7 @@ registerKernel(ops.sub_Scalar, "Autograd", (ks, self, other, alpha) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:1214");
+}, "VariableType::sub_Scalar", "engine/ops/native_functions/binary.yaml:32", "engine/generated/VariableType.ts:1261");
 registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1260,7 +1307,7 @@ registerKernel(ops.sub__Scalar, "Autograd", (ks, self, other, alpha) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:1238");
+}, "VariableType::sub__Scalar", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:1285");
 registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1287,7 +1334,7 @@ registerKernel(ops.rsub_Tensor, "Autograd", (ks, self, other, alpha) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:1264");
+}, "VariableType::rsub_Tensor", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:1311");
 registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1312,7 +1359,7 @@ registerKernel(ops.rsub_Scalar, "Autograd", (ks, self, other, alpha) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:1291");
+}, "VariableType::rsub_Scalar", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:1338");
 registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1341,7 +1388,7 @@ registerKernel(ops.div_Tensor, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:1316");
+}, "VariableType::div_Tensor", "engine/ops/native_functions/binary.yaml:58", "engine/generated/VariableType.ts:1363");
 registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1372,13 +1419,13 @@ registerKernel(ops.div__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:1345");
+}, "VariableType::div__Tensor", "engine/ops/native_functions/binary.yaml:62", "engine/generated/VariableType.ts:1392");
 registerKernel(ops.div_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:1376");
+}, "VariableType::div_out", "engine/ops/native_functions/binary.yaml:66", "engine/generated/VariableType.ts:1423");
 registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1409,7 +1456,7 @@ registerKernel(ops.div_Tensor_mode, "Autograd", (ks, self, other, rounding_mode)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:1382");
+}, "VariableType::div_Tensor_mode", "engine/ops/native_functions/binary.yaml:72", "engine/generated/VariableType.ts:1429");
 registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1445,13 +1492,13 @@ registerKernel(ops.div__Tensor_mode, "Autograd", (ks, self, other, rounding_mode
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:1413");
+}, "VariableType::div__Tensor_mode", "engine/ops/native_functions/binary.yaml:76", "engine/generated/VariableType.ts:1460");
 registerKernel(ops.div_out_mode, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_out_mode.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:1449");
+}, "VariableType::div_out_mode", "engine/ops/native_functions/binary.yaml:80", "engine/generated/VariableType.ts:1496");
 registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1475,7 +1522,7 @@ registerKernel(ops.div_Scalar, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:1455");
+}, "VariableType::div_Scalar", "engine/ops/native_functions/binary.yaml:87", "engine/generated/VariableType.ts:1502");
 registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1501,7 +1548,7 @@ registerKernel(ops.div__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1479");
+}, "VariableType::div__Scalar", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:1526");
 registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1527,7 +1574,7 @@ registerKernel(ops.div_Scalar_mode, "Autograd", (ks, self, other, rounding_mode)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:1505");
+}, "VariableType::div_Scalar_mode", "engine/ops/native_functions/binary.yaml:98", "engine/generated/VariableType.ts:1552");
 registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1555,7 +1602,7 @@ registerKernel(ops.div__Scalar_mode, "Autograd", (ks, self, other, rounding_mode
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1531");
+}, "VariableType::div__Scalar_mode", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:1578");
 registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide", self, other) : null;
   const _result = below_autograd(() => ops.floor_divide_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -1563,7 +1610,7 @@ registerKernel(ops.floor_divide_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with floor_divide that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:1559");
+}, "VariableType::floor_divide_default", "engine/ops/native_functions/binary.yaml:134", "engine/generated/VariableType.ts:1606");
 registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::floor_divide_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -1572,18 +1619,18 @@ registerKernel(ops.floor_divide__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with floor_divide_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:1567");
+}, "VariableType::floor_divide__Tensor", "engine/ops/native_functions/binary.yaml:139", "engine/generated/VariableType.ts:1614");
 registerKernel(ops.floor_divide_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.floor_divide_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with floor_divide_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:1576");
+}, "VariableType::floor_divide_out", "engine/ops/native_functions/binary.yaml:144", "engine/generated/VariableType.ts:1623");
 registerKernel(ops.remainder_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:1581");
+}, "VariableType::remainder_Tensor_out", "engine/ops/native_functions/binary.yaml:160", "engine/generated/VariableType.ts:1628");
 registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1611,7 +1658,7 @@ registerKernel(ops.remainder_Tensor, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:1587");
+}, "VariableType::remainder_Tensor", "engine/ops/native_functions/binary.yaml:166", "engine/generated/VariableType.ts:1634");
 registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1645,13 +1692,13 @@ registerKernel(ops.remainder__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1615");
+}, "VariableType::remainder__Tensor", "engine/ops/native_functions/binary.yaml:170", "engine/generated/VariableType.ts:1662");
 registerKernel(ops.remainder_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1649");
+}, "VariableType::remainder_Scalar_out", "engine/ops/native_functions/binary.yaml:174", "engine/generated/VariableType.ts:1696");
 registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1673,7 +1720,7 @@ registerKernel(ops.remainder_Scalar, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1655");
+}, "VariableType::remainder_Scalar", "engine/ops/native_functions/binary.yaml:178", "engine/generated/VariableType.ts:1702");
 registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1697,7 +1744,7 @@ registerKernel(ops.remainder__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1677");
+}, "VariableType::remainder__Scalar", "engine/ops/native_functions/binary.yaml:183", "engine/generated/VariableType.ts:1724");
 registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::remainder", other) : null;
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -1705,13 +1752,13 @@ registerKernel(ops.remainder_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with remainder that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1701");
+}, "VariableType::remainder_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:1748");
 registerKernel(ops.fmod_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmod");
   const _result = below_autograd(() => ops.fmod_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1709");
+}, "VariableType::fmod_Tensor_out", "engine/ops/native_functions/binary.yaml:194", "engine/generated/VariableType.ts:1756");
 registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1739,7 +1786,7 @@ registerKernel(ops.fmod_Tensor, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1715");
+}, "VariableType::fmod_Tensor", "engine/ops/native_functions/binary.yaml:200", "engine/generated/VariableType.ts:1762");
 registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -1773,13 +1820,13 @@ registerKernel(ops.fmod__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1743");
+}, "VariableType::fmod__Tensor", "engine/ops/native_functions/binary.yaml:204", "engine/generated/VariableType.ts:1790");
 registerKernel(ops.fmod_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("fmod");
   const _result = below_autograd(() => ops.fmod_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1777");
+}, "VariableType::fmod_Scalar_out", "engine/ops/native_functions/binary.yaml:208", "engine/generated/VariableType.ts:1824");
 registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1801,7 +1848,7 @@ registerKernel(ops.fmod_Scalar, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1783");
+}, "VariableType::fmod_Scalar", "engine/ops/native_functions/binary.yaml:212", "engine/generated/VariableType.ts:1830");
 registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1825,13 +1872,13 @@ registerKernel(ops.fmod__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1805");
+}, "VariableType::fmod__Scalar", "engine/ops/native_functions/binary.yaml:217", "engine/generated/VariableType.ts:1852");
 registerKernel(ops.pow_Tensor_Tensor_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self, exponent)) throw_error_out_requires_grad("pow");
   const _result = below_autograd(() => ops.pow_Tensor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
   if ((isFwGradDefined(self) || isFwGradDefined(exponent) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1829");
+}, "VariableType::pow_Tensor_Tensor_out", "engine/ops/native_functions/binary.yaml:224", "engine/generated/VariableType.ts:1876");
 registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(exponent);
@@ -1861,7 +1908,7 @@ registerKernel(ops.pow_Tensor_Tensor, "Autograd", (ks, self, exponent) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1835");
+}, "VariableType::pow_Tensor_Tensor", "engine/ops/native_functions/binary.yaml:230", "engine/generated/VariableType.ts:1882");
 registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self, exponent);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(exponent);
@@ -1896,13 +1943,13 @@ registerKernel(ops.pow__Tensor, "Autograd", (ks, self, exponent) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1865");
+}, "VariableType::pow__Tensor", "engine/ops/native_functions/binary.yaml:234", "engine/generated/VariableType.ts:1912");
 registerKernel(ops.pow_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(exponent)) throw_error_out_requires_grad("pow");
   const _result = below_autograd(() => ops.pow_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
   if ((isFwGradDefined(exponent) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1900");
+}, "VariableType::pow_Scalar_out", "engine/ops/native_functions/binary.yaml:238", "engine/generated/VariableType.ts:1947");
 registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(exponent);
   const _any_has_forward_grad_result = isFwGradDefined(exponent);
@@ -1929,13 +1976,13 @@ registerKernel(ops.pow_Scalar, "Autograd", (ks, self, exponent) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1906");
+}, "VariableType::pow_Scalar", "engine/ops/native_functions/binary.yaml:243", "engine/generated/VariableType.ts:1953");
 registerKernel(ops.pow_Tensor_Scalar_out, "Autograd", (ks, self, exponent, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pow");
   const _result = below_autograd(() => ops.pow_Tensor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, exponent, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pow_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1933");
+}, "VariableType::pow_Tensor_Scalar_out", "engine/ops/native_functions/binary.yaml:246", "engine/generated/VariableType.ts:1980");
 registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -1960,7 +2007,7 @@ registerKernel(ops.pow_Tensor_Scalar, "Autograd", (ks, self, exponent) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1939");
+}, "VariableType::pow_Tensor_Scalar", "engine/ops/native_functions/binary.yaml:252", "engine/generated/VariableType.ts:1986");
 registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -1991,13 +2038,13 @@ registerKernel(ops.pow__Scalar, "Autograd", (ks, self, exponent) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:1964");
+}, "VariableType::pow__Scalar", "engine/ops/native_functions/binary.yaml:256", "engine/generated/VariableType.ts:2011");
 registerKernel(ops.atan2_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("atan2");
   const _result = below_autograd(() => ops.atan2_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with atan2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:1995");
+}, "VariableType::atan2_out", "engine/ops/native_functions/binary.yaml:262", "engine/generated/VariableType.ts:2042");
 registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2031,7 +2078,7 @@ registerKernel(ops.atan2__default, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:2001");
+}, "VariableType::atan2__default", "engine/ops/native_functions/binary.yaml:268", "engine/generated/VariableType.ts:2048");
 registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2059,13 +2106,13 @@ registerKernel(ops.atan2_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:2035");
+}, "VariableType::atan2_default", "engine/ops/native_functions/binary.yaml:272", "engine/generated/VariableType.ts:2082");
 registerKernel(ops.hypot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("hypot");
   const _result = below_autograd(() => ops.hypot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hypot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:2063");
+}, "VariableType::hypot_out", "engine/ops/native_functions/binary.yaml:276", "engine/generated/VariableType.ts:2110");
 registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2095,7 +2142,7 @@ registerKernel(ops.hypot_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:2069");
+}, "VariableType::hypot_default", "engine/ops/native_functions/binary.yaml:282", "engine/generated/VariableType.ts:2116");
 registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2130,13 +2177,13 @@ registerKernel(ops.hypot__default, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:2099");
+}, "VariableType::hypot__default", "engine/ops/native_functions/binary.yaml:286", "engine/generated/VariableType.ts:2146");
 registerKernel(ops.copysign_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("copysign");
   const _result = below_autograd(() => ops.copysign_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copysign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:2134");
+}, "VariableType::copysign_out", "engine/ops/native_functions/binary.yaml:290", "engine/generated/VariableType.ts:2181");
 registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -2164,7 +2211,7 @@ registerKernel(ops.copysign_Tensor, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:2140");
+}, "VariableType::copysign_Tensor", "engine/ops/native_functions/binary.yaml:296", "engine/generated/VariableType.ts:2187");
 registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2197,7 +2244,7 @@ registerKernel(ops.copysign__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:2168");
+}, "VariableType::copysign__Tensor", "engine/ops/native_functions/binary.yaml:300", "engine/generated/VariableType.ts:2215");
 registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -2223,7 +2270,7 @@ registerKernel(ops.copysign_Scalar, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:2201");
+}, "VariableType::copysign_Scalar", "engine/ops/native_functions/binary.yaml:304", "engine/generated/VariableType.ts:2248");
 registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2254,13 +2301,13 @@ registerKernel(ops.copysign__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:2227");
+}, "VariableType::copysign__Scalar", "engine/ops/native_functions/binary.yaml:309", "engine/generated/VariableType.ts:2274");
 registerKernel(ops.copysign_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("copysign");
   const _result = below_autograd(() => ops.copysign_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copysign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:2258");
+}, "VariableType::copysign_Scalar_out", "engine/ops/native_functions/binary.yaml:314", "engine/generated/VariableType.ts:2305");
 registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2288,13 +2335,13 @@ registerKernel(ops.fmin_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:2264");
+}, "VariableType::fmin_default", "engine/ops/native_functions/binary.yaml:320", "engine/generated/VariableType.ts:2311");
 registerKernel(ops.fmin_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmin");
   const _result = below_autograd(() => ops.fmin_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:2292");
+}, "VariableType::fmin_out", "engine/ops/native_functions/binary.yaml:324", "engine/generated/VariableType.ts:2339");
 registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2322,13 +2369,13 @@ registerKernel(ops.fmax_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:2298");
+}, "VariableType::fmax_default", "engine/ops/native_functions/binary.yaml:330", "engine/generated/VariableType.ts:2345");
 registerKernel(ops.fmax_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("fmax");
   const _result = below_autograd(() => ops.fmax_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:2326");
+}, "VariableType::fmax_out", "engine/ops/native_functions/binary.yaml:334", "engine/generated/VariableType.ts:2373");
 registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2357,13 +2404,13 @@ registerKernel(ops.maximum_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:2332");
+}, "VariableType::maximum_default", "engine/ops/native_functions/binary.yaml:340", "engine/generated/VariableType.ts:2379");
 registerKernel(ops.maximum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("maximum");
   const _result = below_autograd(() => ops.maximum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with maximum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:2361");
+}, "VariableType::maximum_out", "engine/ops/native_functions/binary.yaml:344", "engine/generated/VariableType.ts:2408");
 registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -2392,19 +2439,19 @@ registerKernel(ops.minimum_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:2367");
+}, "VariableType::minimum_default", "engine/ops/native_functions/binary.yaml:350", "engine/generated/VariableType.ts:2414");
 registerKernel(ops.minimum_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("minimum");
   const _result = below_autograd(() => ops.minimum_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with minimum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:2396");
+}, "VariableType::minimum_out", "engine/ops/native_functions/binary.yaml:354", "engine/generated/VariableType.ts:2443");
 registerKernel(ops.eq_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.eq_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with eq_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:2402");
-registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:2407");
+}, "VariableType::eq_Tensor_out", "engine/ops/native_functions/binary.yaml:362", "engine/generated/VariableType.ts:2449");
+registerKernel(ops.eq_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Tensor", "engine/ops/native_functions/binary.yaml:368", "engine/generated/VariableType.ts:2454");
 registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2431,13 +2478,13 @@ registerKernel(ops.eq__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:2408");
+}, "VariableType::eq__Tensor", "engine/ops/native_functions/binary.yaml:372", "engine/generated/VariableType.ts:2455");
 registerKernel(ops.eq_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.eq_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with eq_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:2435");
-registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:2440");
+}, "VariableType::eq_Scalar_out", "engine/ops/native_functions/binary.yaml:376", "engine/generated/VariableType.ts:2482");
+registerKernel(ops.eq_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.eq_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::eq_Scalar", "engine/ops/native_functions/binary.yaml:382", "engine/generated/VariableType.ts:2487");
 registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2462,13 +2509,13 @@ registerKernel(ops.eq__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:2441");
+}, "VariableType::eq__Scalar", "engine/ops/native_functions/binary.yaml:386", "engine/generated/VariableType.ts:2488");
 registerKernel(ops.ne_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ne_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ne_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:2466");
-registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:2471");
+}, "VariableType::ne_Tensor_out", "engine/ops/native_functions/binary.yaml:390", "engine/generated/VariableType.ts:2513");
+registerKernel(ops.ne_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Tensor", "engine/ops/native_functions/binary.yaml:396", "engine/generated/VariableType.ts:2518");
 registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2495,13 +2542,13 @@ registerKernel(ops.ne__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:2472");
+}, "VariableType::ne__Tensor", "engine/ops/native_functions/binary.yaml:400", "engine/generated/VariableType.ts:2519");
 registerKernel(ops.ne_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ne_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ne_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:2499");
-registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:2504");
+}, "VariableType::ne_Scalar_out", "engine/ops/native_functions/binary.yaml:404", "engine/generated/VariableType.ts:2546");
+registerKernel(ops.ne_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ne_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ne_Scalar", "engine/ops/native_functions/binary.yaml:410", "engine/generated/VariableType.ts:2551");
 registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2526,13 +2573,13 @@ registerKernel(ops.ne__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:2505");
+}, "VariableType::ne__Scalar", "engine/ops/native_functions/binary.yaml:414", "engine/generated/VariableType.ts:2552");
 registerKernel(ops.lt_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.lt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:2530");
-registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:2535");
+}, "VariableType::lt_Tensor_out", "engine/ops/native_functions/binary.yaml:418", "engine/generated/VariableType.ts:2577");
+registerKernel(ops.lt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Tensor", "engine/ops/native_functions/binary.yaml:424", "engine/generated/VariableType.ts:2582");
 registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2559,13 +2606,13 @@ registerKernel(ops.lt__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:2536");
+}, "VariableType::lt__Tensor", "engine/ops/native_functions/binary.yaml:428", "engine/generated/VariableType.ts:2583");
 registerKernel(ops.lt_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.lt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:2563");
-registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:2568");
+}, "VariableType::lt_Scalar_out", "engine/ops/native_functions/binary.yaml:432", "engine/generated/VariableType.ts:2610");
+registerKernel(ops.lt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.lt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::lt_Scalar", "engine/ops/native_functions/binary.yaml:438", "engine/generated/VariableType.ts:2615");
 registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2590,13 +2637,13 @@ registerKernel(ops.lt__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:2569");
+}, "VariableType::lt__Scalar", "engine/ops/native_functions/binary.yaml:442", "engine/generated/VariableType.ts:2616");
 registerKernel(ops.le_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.le_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with le_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:2594");
-registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:2599");
+}, "VariableType::le_Tensor_out", "engine/ops/native_functions/binary.yaml:446", "engine/generated/VariableType.ts:2641");
+registerKernel(ops.le_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Tensor", "engine/ops/native_functions/binary.yaml:452", "engine/generated/VariableType.ts:2646");
 registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2623,13 +2670,13 @@ registerKernel(ops.le__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:2600");
+}, "VariableType::le__Tensor", "engine/ops/native_functions/binary.yaml:456", "engine/generated/VariableType.ts:2647");
 registerKernel(ops.le_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.le_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with le_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:2627");
-registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:2632");
+}, "VariableType::le_Scalar_out", "engine/ops/native_functions/binary.yaml:460", "engine/generated/VariableType.ts:2674");
+registerKernel(ops.le_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.le_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::le_Scalar", "engine/ops/native_functions/binary.yaml:466", "engine/generated/VariableType.ts:2679");
 registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2654,13 +2701,13 @@ registerKernel(ops.le__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:2633");
+}, "VariableType::le__Scalar", "engine/ops/native_functions/binary.yaml:470", "engine/generated/VariableType.ts:2680");
 registerKernel(ops.gt_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.gt_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:2658");
-registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:2663");
+}, "VariableType::gt_Tensor_out", "engine/ops/native_functions/binary.yaml:474", "engine/generated/VariableType.ts:2705");
+registerKernel(ops.gt_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Tensor", "engine/ops/native_functions/binary.yaml:480", "engine/generated/VariableType.ts:2710");
 registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2687,13 +2734,13 @@ registerKernel(ops.gt__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:2664");
+}, "VariableType::gt__Tensor", "engine/ops/native_functions/binary.yaml:484", "engine/generated/VariableType.ts:2711");
 registerKernel(ops.gt_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.gt_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:2691");
-registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:2696");
+}, "VariableType::gt_Scalar_out", "engine/ops/native_functions/binary.yaml:488", "engine/generated/VariableType.ts:2738");
+registerKernel(ops.gt_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.gt_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::gt_Scalar", "engine/ops/native_functions/binary.yaml:494", "engine/generated/VariableType.ts:2743");
 registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2718,13 +2765,13 @@ registerKernel(ops.gt__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:2697");
+}, "VariableType::gt__Scalar", "engine/ops/native_functions/binary.yaml:498", "engine/generated/VariableType.ts:2744");
 registerKernel(ops.ge_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ge_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ge_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:2722");
-registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:2727");
+}, "VariableType::ge_Tensor_out", "engine/ops/native_functions/binary.yaml:502", "engine/generated/VariableType.ts:2769");
+registerKernel(ops.ge_Tensor, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Tensor.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Tensor", "engine/ops/native_functions/binary.yaml:508", "engine/generated/VariableType.ts:2774");
 registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2751,13 +2798,13 @@ registerKernel(ops.ge__Tensor, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:2728");
+}, "VariableType::ge__Tensor", "engine/ops/native_functions/binary.yaml:512", "engine/generated/VariableType.ts:2775");
 registerKernel(ops.ge_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.ge_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ge_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:2755");
-registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:2760");
+}, "VariableType::ge_Scalar_out", "engine/ops/native_functions/binary.yaml:516", "engine/generated/VariableType.ts:2802");
+registerKernel(ops.ge_Scalar, "Autograd", (ks, self, other) => below_autograd(() => ops.ge_Scalar.redispatch(ks.and(after_autograd_keyset), self, other)), "VariableType::ge_Scalar", "engine/ops/native_functions/binary.yaml:522", "engine/generated/VariableType.ts:2807");
 registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -2782,7 +2829,7 @@ registerKernel(ops.ge__Scalar, "Autograd", (ks, self, other) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:2761");
+}, "VariableType::ge__Scalar", "engine/ops/native_functions/binary.yaml:526", "engine/generated/VariableType.ts:2808");
 registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, equal_nan) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::allclose", self, other) : null;
   const _result = below_autograd(() => ops.allclose_default.redispatch(ks.and(after_autograd_keyset), self, other, rtol, atol, equal_nan));
@@ -2790,7 +2837,7 @@ registerKernel(ops.allclose_default, "Autograd", (ks, self, other, rtol, atol, e
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with allclose that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:2786");
+}, "VariableType::allclose_default", "engine/ops/native_functions/binary.yaml:535", "engine/generated/VariableType.ts:2833");
 registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::equal", self, other) : null;
   const _result = below_autograd(() => ops.equal_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2798,7 +2845,7 @@ registerKernel(ops.equal_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with equal that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:2794");
+}, "VariableType::equal_default", "engine/ops/native_functions/binary.yaml:542", "engine/generated/VariableType.ts:2841");
 registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor", self, other) : null;
   const _result = below_autograd(() => ops.logical_xor_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2806,7 +2853,7 @@ registerKernel(ops.logical_xor_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:2802");
+}, "VariableType::logical_xor_default", "engine/ops/native_functions/binary.yaml:550", "engine/generated/VariableType.ts:2849");
 registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_xor_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2815,12 +2862,12 @@ registerKernel(ops.logical_xor__default, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_xor_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:2810");
+}, "VariableType::logical_xor__default", "engine/ops/native_functions/binary.yaml:555", "engine/generated/VariableType.ts:2857");
 registerKernel(ops.logical_xor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.logical_xor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:2819");
+}, "VariableType::logical_xor_out", "engine/ops/native_functions/binary.yaml:560", "engine/generated/VariableType.ts:2866");
 registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and", self, other) : null;
   const _result = below_autograd(() => ops.logical_and_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2828,7 +2875,7 @@ registerKernel(ops.logical_and_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:2824");
+}, "VariableType::logical_and_default", "engine/ops/native_functions/binary.yaml:564", "engine/generated/VariableType.ts:2871");
 registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_and_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2837,12 +2884,12 @@ registerKernel(ops.logical_and__default, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_and_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:2832");
+}, "VariableType::logical_and__default", "engine/ops/native_functions/binary.yaml:569", "engine/generated/VariableType.ts:2879");
 registerKernel(ops.logical_and_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.logical_and_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:2841");
+}, "VariableType::logical_and_out", "engine/ops/native_functions/binary.yaml:574", "engine/generated/VariableType.ts:2888");
 registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or", self, other) : null;
   const _result = below_autograd(() => ops.logical_or_default.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2850,7 +2897,7 @@ registerKernel(ops.logical_or_default, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:2846");
+}, "VariableType::logical_or_default", "engine/ops/native_functions/binary.yaml:578", "engine/generated/VariableType.ts:2893");
 registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::logical_or_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2859,17 +2906,17 @@ registerKernel(ops.logical_or__default, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with logical_or_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:2854");
+}, "VariableType::logical_or__default", "engine/ops/native_functions/binary.yaml:583", "engine/generated/VariableType.ts:2901");
 registerKernel(ops.logical_or_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.logical_or_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:2863");
+}, "VariableType::logical_or_out", "engine/ops/native_functions/binary.yaml:588", "engine/generated/VariableType.ts:2910");
 registerKernel(ops.bitwise_and_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:2868");
+}, "VariableType::bitwise_and_Tensor_out", "engine/ops/native_functions/binary.yaml:594", "engine/generated/VariableType.ts:2915");
 registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2877,7 +2924,7 @@ registerKernel(ops.bitwise_and_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:2873");
+}, "VariableType::bitwise_and_Tensor", "engine/ops/native_functions/binary.yaml:601", "engine/generated/VariableType.ts:2920");
 registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_and_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2886,12 +2933,12 @@ registerKernel(ops.bitwise_and__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:2881");
+}, "VariableType::bitwise_and__Tensor", "engine/ops/native_functions/binary.yaml:605", "engine/generated/VariableType.ts:2928");
 registerKernel(ops.bitwise_and_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:2890");
+}, "VariableType::bitwise_and_Scalar_out", "engine/ops/native_functions/binary.yaml:609", "engine/generated/VariableType.ts:2937");
 registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_and", self) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2899,7 +2946,7 @@ registerKernel(ops.bitwise_and_Scalar, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:2895");
+}, "VariableType::bitwise_and_Scalar", "engine/ops/native_functions/binary.yaml:614", "engine/generated/VariableType.ts:2942");
 registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_and", other) : null;
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2907,12 +2954,12 @@ registerKernel(ops.bitwise_and_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_and that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:2903");
+}, "VariableType::bitwise_and_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:2950");
 registerKernel(ops.bitwise_or_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:2911");
+}, "VariableType::bitwise_or_Tensor_out", "engine/ops/native_functions/binary.yaml:630", "engine/generated/VariableType.ts:2958");
 registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2920,7 +2967,7 @@ registerKernel(ops.bitwise_or_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:2916");
+}, "VariableType::bitwise_or_Tensor", "engine/ops/native_functions/binary.yaml:637", "engine/generated/VariableType.ts:2963");
 registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_or_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2929,12 +2976,12 @@ registerKernel(ops.bitwise_or__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:2924");
+}, "VariableType::bitwise_or__Tensor", "engine/ops/native_functions/binary.yaml:641", "engine/generated/VariableType.ts:2971");
 registerKernel(ops.bitwise_or_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:2933");
+}, "VariableType::bitwise_or_Scalar_out", "engine/ops/native_functions/binary.yaml:645", "engine/generated/VariableType.ts:2980");
 registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_or", other) : null;
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2942,12 +2989,12 @@ registerKernel(ops.bitwise_or_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_or that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:2938");
+}, "VariableType::bitwise_or_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:2985");
 registerKernel(ops.bitwise_xor_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:2946");
+}, "VariableType::bitwise_xor_Tensor_out", "engine/ops/native_functions/binary.yaml:666", "engine/generated/VariableType.ts:2993");
 registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor", self, other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2955,7 +3002,7 @@ registerKernel(ops.bitwise_xor_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:2951");
+}, "VariableType::bitwise_xor_Tensor", "engine/ops/native_functions/binary.yaml:673", "engine/generated/VariableType.ts:2998");
 registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(self, other) ? not_implemented_node("aten::bitwise_xor_", self, other) : null;
   if (grad_fn) check_inplace(self, true);
@@ -2964,12 +3011,12 @@ registerKernel(ops.bitwise_xor__Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:2959");
+}, "VariableType::bitwise_xor__Tensor", "engine/ops/native_functions/binary.yaml:677", "engine/generated/VariableType.ts:3006");
 registerKernel(ops.bitwise_xor_Scalar_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:2968");
+}, "VariableType::bitwise_xor_Scalar_out", "engine/ops/native_functions/binary.yaml:681", "engine/generated/VariableType.ts:3015");
 registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   const grad_fn = compute_requires_grad(other) ? not_implemented_node("aten::bitwise_xor", other) : null;
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(after_autograd_keyset), self, other));
@@ -2977,13 +3024,13 @@ registerKernel(ops.bitwise_xor_Scalar_Tensor, "Autograd", (ks, self, other) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:2973");
+}, "VariableType::bitwise_xor_Scalar_Tensor", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:3020");
 registerKernel(ops.lerp_Tensor_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end, weight)) throw_error_out_requires_grad("lerp");
   const _result = below_autograd(() => ops.lerp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
   if ((isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lerp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:2981");
+}, "VariableType::lerp_Tensor_out", "engine/ops/native_functions/binary.yaml:704", "engine/generated/VariableType.ts:3028");
 registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight);
@@ -3015,7 +3062,7 @@ registerKernel(ops.lerp_Tensor, "Autograd", (ks, self, end, weight) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:2987");
+}, "VariableType::lerp_Tensor", "engine/ops/native_functions/binary.yaml:710", "engine/generated/VariableType.ts:3034");
 registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end, weight);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(weight);
@@ -3053,13 +3100,13 @@ registerKernel(ops.lerp__Tensor, "Autograd", (ks, self, end, weight) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:3019");
+}, "VariableType::lerp__Tensor", "engine/ops/native_functions/binary.yaml:714", "engine/generated/VariableType.ts:3066");
 registerKernel(ops.lerp_Scalar_out, "Autograd", (ks, self, end, weight, out) => {
   if (compute_requires_grad(self, end)) throw_error_out_requires_grad("lerp");
   const _result = below_autograd(() => ops.lerp_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, end, weight, out));
   if ((isFwGradDefined(self) || isFwGradDefined(end) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lerp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:3057");
+}, "VariableType::lerp_Scalar_out", "engine/ops/native_functions/binary.yaml:718", "engine/generated/VariableType.ts:3104");
 registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(end);
@@ -3084,7 +3131,7 @@ registerKernel(ops.lerp_Scalar, "Autograd", (ks, self, end, weight) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:3063");
+}, "VariableType::lerp_Scalar", "engine/ops/native_functions/binary.yaml:724", "engine/generated/VariableType.ts:3110");
 registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   const _any_requires_grad = compute_requires_grad(self, end);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(end);
@@ -3111,13 +3158,13 @@ registerKernel(ops.lerp__Scalar, "Autograd", (ks, self, end, weight) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:3088");
+}, "VariableType::lerp__Scalar", "engine/ops/native_functions/binary.yaml:728", "engine/generated/VariableType.ts:3135");
 registerKernel(ops.addcmul_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcmul");
   const _result = below_autograd(() => ops.addcmul_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addcmul_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:3115");
+}, "VariableType::addcmul_out", "engine/ops/native_functions/binary.yaml:734", "engine/generated/VariableType.ts:3162");
 registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
@@ -3151,7 +3198,7 @@ registerKernel(ops.addcmul_default, "Autograd", (ks, self, tensor1, tensor2, val
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:3121");
+}, "VariableType::addcmul_default", "engine/ops/native_functions/binary.yaml:740", "engine/generated/VariableType.ts:3168");
 registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
@@ -3187,13 +3234,13 @@ registerKernel(ops.addcmul__default, "Autograd", (ks, self, tensor1, tensor2, va
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:3155");
+}, "VariableType::addcmul__default", "engine/ops/native_functions/binary.yaml:744", "engine/generated/VariableType.ts:3202");
 registerKernel(ops.addcdiv_out, "Autograd", (ks, self, tensor1, tensor2, value, out) => {
   if (compute_requires_grad(self, tensor1, tensor2)) throw_error_out_requires_grad("addcdiv");
   const _result = below_autograd(() => ops.addcdiv_out.redispatch(ks.and(after_autograd_keyset), self, tensor1, tensor2, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addcdiv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:3191");
+}, "VariableType::addcdiv_out", "engine/ops/native_functions/binary.yaml:748", "engine/generated/VariableType.ts:3238");
 registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
@@ -3227,7 +3274,7 @@ registerKernel(ops.addcdiv_default, "Autograd", (ks, self, tensor1, tensor2, val
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:3197");
+}, "VariableType::addcdiv_default", "engine/ops/native_functions/binary.yaml:754", "engine/generated/VariableType.ts:3244");
 registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, value) => {
   const _any_requires_grad = compute_requires_grad(self, tensor1, tensor2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(tensor1) || isFwGradDefined(tensor2);
@@ -3263,7 +3310,7 @@ registerKernel(ops.addcdiv__default, "Autograd", (ks, self, tensor1, tensor2, va
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:3231");
+}, "VariableType::addcdiv__default", "engine/ops/native_functions/binary.yaml:758", "engine/generated/VariableType.ts:3278");
 registerKernel(ops.xlogy_Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   let grad_fn: XlogyBackward0 | null = null;
@@ -3280,7 +3327,7 @@ registerKernel(ops.xlogy_Tensor, "Autograd", (ks, self, other) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with xlogy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy_Tensor", "engine/ops/native_functions/binary.yaml:764", "engine/generated/VariableType.ts:3267");
+}, "VariableType::xlogy_Tensor", "engine/ops/native_functions/binary.yaml:764", "engine/generated/VariableType.ts:3314");
 registerKernel(ops.xlogy_Scalar_Self, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(other);
   let grad_fn: XlogyBackward1 | null = null;
@@ -3297,7 +3344,7 @@ registerKernel(ops.xlogy_Scalar_Self, "Autograd", (ks, self, other) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with xlogy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy_Scalar_Self", "engine/ops/native_functions/binary.yaml:768", "engine/generated/VariableType.ts:3284");
+}, "VariableType::xlogy_Scalar_Self", "engine/ops/native_functions/binary.yaml:768", "engine/generated/VariableType.ts:3331");
 registerKernel(ops.xlogy_Scalar_Other, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: XlogyBackward2 | null = null;
@@ -3314,25 +3361,25 @@ registerKernel(ops.xlogy_Scalar_Other, "Autograd", (ks, self, other) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with xlogy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy_Scalar_Other", "engine/ops/native_functions/binary.yaml:773", "engine/generated/VariableType.ts:3301");
+}, "VariableType::xlogy_Scalar_Other", "engine/ops/native_functions/binary.yaml:773", "engine/generated/VariableType.ts:3348");
 registerKernel(ops.xlogy_OutTensor, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("xlogy");
   const _result = below_autograd(() => ops.xlogy_OutTensor.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with xlogy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::xlogy_OutTensor", "engine/ops/native_functions/binary.yaml:778", "engine/generated/VariableType.ts:3318");
+}, "VariableType::xlogy_OutTensor", "engine/ops/native_functions/binary.yaml:778", "engine/generated/VariableType.ts:3365");
 registerKernel(ops.xlogy_OutScalar_Self, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("xlogy");
   const _result = below_autograd(() => ops.xlogy_OutScalar_Self.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with xlogy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::xlogy_OutScalar_Self", "engine/ops/native_functions/binary.yaml:785", "engine/generated/VariableType.ts:3324");
+}, "VariableType::xlogy_OutScalar_Self", "engine/ops/native_functions/binary.yaml:785", "engine/generated/VariableType.ts:3371");
 registerKernel(ops.xlogy_OutScalar_Other, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("xlogy");
   const _result = below_autograd(() => ops.xlogy_OutScalar_Other.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with xlogy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::xlogy_OutScalar_Other", "engine/ops/native_functions/binary.yaml:790", "engine/generated/VariableType.ts:3330");
+}, "VariableType::xlogy_OutScalar_Other", "engine/ops/native_functions/binary.yaml:790", "engine/generated/VariableType.ts:3377");
 registerKernel(ops.xlogy__Tensor, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   check_inplace(self, _any_requires_grad);
@@ -3350,7 +3397,7 @@ registerKernel(ops.xlogy__Tensor, "Autograd", (ks, self, other) => {
   }
   if ((isFwGradDefined(other))) throw new NotImplementedError("Trying to use forward AD with xlogy_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::xlogy__Tensor", "engine/ops/native_functions/binary.yaml:795", "engine/generated/VariableType.ts:3336");
+}, "VariableType::xlogy__Tensor", "engine/ops/native_functions/binary.yaml:795", "engine/generated/VariableType.ts:3383");
 registerKernel(ops.xlogy__Scalar_Other, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -3367,7 +3414,7 @@ registerKernel(ops.xlogy__Scalar_Other, "Autograd", (ks, self, other) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::xlogy__Scalar_Other", "engine/ops/native_functions/binary.yaml:799", "engine/generated/VariableType.ts:3354");
+}, "VariableType::xlogy__Scalar_Other", "engine/ops/native_functions/binary.yaml:799", "engine/generated/VariableType.ts:3401");
 registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: ConvolutionBackward0 | null = null;
@@ -3391,7 +3438,7 @@ registerKernel(ops.convolution_default, "Autograd", (ks, input, weight, bias, st
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with convolution that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:3371");
+}, "VariableType::convolution_default", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:3418");
 registerKernel(ops._convolution_default, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: ConvolutionBackward1 | null = null;
@@ -3415,13 +3462,13 @@ registerKernel(ops._convolution_default, "Autograd", (ks, input, weight, bias, s
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with _convolution that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:3395");
+}, "VariableType::_convolution_default", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:3442");
 registerKernel(ops._slow_conv2d_forward_output, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output) => {
   if (compute_requires_grad(self, weight, bias)) throw_error_out_requires_grad("_slow_conv2d_forward");
   const _result = below_autograd(() => ops._slow_conv2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output));
   if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(output))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:3419");
+}, "VariableType::_slow_conv2d_forward_output", "engine/ops/native_functions/conv.yaml:78", "engine/generated/VariableType.ts:3466");
 registerKernel(ops._slow_conv2d_forward_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding) => {
   const _any_requires_grad = compute_requires_grad(self, weight, bias);
   let grad_fn: SlowConv2DBackward0 | null = null;
@@ -3441,7 +3488,7 @@ registerKernel(ops._slow_conv2d_forward_default, "Autograd", (ks, self, weight, 
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:3425");
+}, "VariableType::_slow_conv2d_forward_default", "engine/ops/native_functions/conv.yaml:83", "engine/generated/VariableType.ts:3472");
 registerKernel(ops.slow_conv_dilated2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation) => {
   const _any_requires_grad = compute_requires_grad(self, weight, bias);
   let grad_fn: SlowConvDilated2DBackward0 | null = null;
@@ -3462,13 +3509,13 @@ registerKernel(ops.slow_conv_dilated2d_default, "Autograd", (ks, self, weight, k
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with slow_conv_dilated2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:3445");
+}, "VariableType::slow_conv_dilated2d_default", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:3492");
 registerKernel(ops.slow_conv_transpose2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out) => {
   if (compute_requires_grad(self, weight, bias)) throw_error_out_requires_grad("slow_conv_transpose2d");
   const _result = below_autograd(() => ops.slow_conv_transpose2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with slow_conv_transpose2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:3466");
+}, "VariableType::slow_conv_transpose2d_out", "engine/ops/native_functions/conv.yaml:94", "engine/generated/VariableType.ts:3513");
 registerKernel(ops.slow_conv_transpose2d_default, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, output_padding, dilation) => {
   const _any_requires_grad = compute_requires_grad(self, weight, bias);
   let grad_fn: SlowConvTranspose2DBackward0 | null = null;
@@ -3490,7 +3537,7 @@ registerKernel(ops.slow_conv_transpose2d_default, "Autograd", (ks, self, weight,
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with slow_conv_transpose2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:3472");
+}, "VariableType::slow_conv_transpose2d_default", "engine/ops/native_functions/conv.yaml:100", "engine/generated/VariableType.ts:3519");
 registerKernel(ops.convolution_backward_default, "Autograd", (ks, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_output, input, weight);
   let grad_fn: ConvolutionBackwardBackward0 | null = null;
@@ -3514,13 +3561,13 @@ registerKernel(ops.convolution_backward_default, "Autograd", (ks, grad_output, i
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(input) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with convolution_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::convolution_backward_default", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:3494");
+}, "VariableType::convolution_backward_default", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:3541");
 registerKernel(ops._slow_conv2d_backward_grad_input, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, grad_input, grad_weight, grad_bias) => {
   if (compute_requires_grad(grad_output, self, weight)) throw_error_out_requires_grad("_slow_conv2d_backward");
   const _result = below_autograd(() => ops._slow_conv2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, grad_input, grad_weight, grad_bias));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(grad_input) || isFwGradDefined(grad_weight) || isFwGradDefined(grad_bias))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_slow_conv2d_backward_grad_input", "engine/ops/native_functions/conv.yaml:120", "engine/generated/VariableType.ts:3518");
+}, "VariableType::_slow_conv2d_backward_grad_input", "engine/ops/native_functions/conv.yaml:120", "engine/generated/VariableType.ts:3565");
 registerKernel(ops._slow_conv2d_backward_output_mask, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, weight);
   let grad_fn: SlowConv2DBackwardBackward0 | null = null;
@@ -3540,7 +3587,7 @@ registerKernel(ops._slow_conv2d_backward_output_mask, "Autograd", (ks, grad_outp
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_slow_conv2d_backward_output_mask", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:3524");
+}, "VariableType::_slow_conv2d_backward_output_mask", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:3571");
 registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3565,14 +3612,14 @@ registerKernel(ops.index_Tensor, "Autograd", (ks, self, indices) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:3544");
+}, "VariableType::index_Tensor", "engine/ops/native_functions/index.yaml:20", "engine/generated/VariableType.ts:3591");
 registerKernel(ops.index_Tensor_out, "Autograd", (ks, self, indices, out) => {
   if (compute_requires_grad(self, indices)) throw_error_out_requires_grad("index");
   const _result = below_autograd(() => ops.index_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, indices, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_out that does not support it because it is an out= function");
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:3569");
+}, "VariableType::index_Tensor_out", "engine/ops/native_functions/index.yaml:26", "engine/generated/VariableType.ts:3616");
 registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(values);
@@ -3601,7 +3648,7 @@ registerKernel(ops.index_put__default, "Autograd", (ks, self, indices, values, a
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:3576");
+}, "VariableType::index_put__default", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:3623");
 registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, accumulate) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(values);
@@ -3628,7 +3675,7 @@ registerKernel(ops.index_put_default, "Autograd", (ks, self, indices, values, ac
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:3605");
+}, "VariableType::index_put_default", "engine/ops/native_functions/index.yaml:40", "engine/generated/VariableType.ts:3652");
 registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(values);
@@ -3656,13 +3703,13 @@ registerKernel(ops._index_put_impl__default, "Autograd", (ks, self, indices, val
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:3632");
+}, "VariableType::_index_put_impl__default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:3679");
 registerKernel(ops.index_select_out, "Autograd", (ks, self, dim, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_select");
   const _result = below_autograd(() => ops.index_select_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_select_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:3660");
+}, "VariableType::index_select_out", "engine/ops/native_functions/index.yaml:56", "engine/generated/VariableType.ts:3707");
 registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3687,13 +3734,13 @@ registerKernel(ops.index_select_default, "Autograd", (ks, self, dim, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:3666");
+}, "VariableType::index_select_default", "engine/ops/native_functions/index.yaml:60", "engine/generated/VariableType.ts:3713");
 registerKernel(ops.take_out, "Autograd", (ks, self, index, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("take");
   const _result = below_autograd(() => ops.take_out.redispatch(ks.and(after_autograd_keyset), self, index, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with take_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:3691");
+}, "VariableType::take_out", "engine/ops/native_functions/index.yaml:65", "engine/generated/VariableType.ts:3738");
 registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3717,13 +3764,13 @@ registerKernel(ops.take_default, "Autograd", (ks, self, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:3697");
+}, "VariableType::take_default", "engine/ops/native_functions/index.yaml:69", "engine/generated/VariableType.ts:3744");
 registerKernel(ops.gather_out, "Autograd", (ks, self, dim, index, sparse_grad, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("gather");
   const _result = below_autograd(() => ops.gather_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, sparse_grad, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with gather_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:3721");
+}, "VariableType::gather_out", "engine/ops/native_functions/index.yaml:76", "engine/generated/VariableType.ts:3768");
 registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_grad) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3749,7 +3796,7 @@ registerKernel(ops.gather_default, "Autograd", (ks, self, dim, index, sparse_gra
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:3727");
+}, "VariableType::gather_default", "engine/ops/native_functions/index.yaml:81", "engine/generated/VariableType.ts:3774");
 registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3775,7 +3822,7 @@ registerKernel(ops.scatter_src, "Autograd", (ks, self, dim, index, src) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:3753");
+}, "VariableType::scatter_src", "engine/ops/native_functions/index.yaml:85", "engine/generated/VariableType.ts:3800");
 registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3803,13 +3850,13 @@ registerKernel(ops.scatter__src, "Autograd", (ks, self, dim, index, src) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:3779");
+}, "VariableType::scatter__src", "engine/ops/native_functions/index.yaml:89", "engine/generated/VariableType.ts:3826");
 registerKernel(ops.scatter_src_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_src_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:3807");
+}, "VariableType::scatter_src_out", "engine/ops/native_functions/index.yaml:93", "engine/generated/VariableType.ts:3854");
 registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -3833,7 +3880,7 @@ registerKernel(ops.scatter_value, "Autograd", (ks, self, dim, index, value) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:3813");
+}, "VariableType::scatter_value", "engine/ops/native_functions/index.yaml:99", "engine/generated/VariableType.ts:3860");
 registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -3859,13 +3906,13 @@ registerKernel(ops.scatter__value, "Autograd", (ks, self, dim, index, value) => 
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:3837");
+}, "VariableType::scatter__value", "engine/ops/native_functions/index.yaml:103", "engine/generated/VariableType.ts:3884");
 registerKernel(ops.scatter_value_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_value_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:3863");
+}, "VariableType::scatter_value_out", "engine/ops/native_functions/index.yaml:107", "engine/generated/VariableType.ts:3910");
 registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(self, index, src) ? not_implemented_node("aten::scatter", self, index, src) : null;
   const _result = below_autograd(() => ops.scatter_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce));
@@ -3873,7 +3920,7 @@ registerKernel(ops.scatter_reduce, "Autograd", (ks, self, dim, index, src, reduc
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:3869");
+}, "VariableType::scatter_reduce", "engine/ops/native_functions/index.yaml:113", "engine/generated/VariableType.ts:3916");
 registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, reduce) => {
   const grad_fn = compute_requires_grad(self, index, src) ? not_implemented_node("aten::scatter_", self, index, src) : null;
   if (grad_fn) check_inplace(self, true);
@@ -3882,13 +3929,13 @@ registerKernel(ops.scatter__reduce, "Autograd", (ks, self, dim, index, src, redu
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:3877");
+}, "VariableType::scatter__reduce", "engine/ops/native_functions/index.yaml:117", "engine/generated/VariableType.ts:3924");
 registerKernel(ops.scatter_reduce_out, "Autograd", (ks, self, dim, index, src, reduce, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:3886");
+}, "VariableType::scatter_reduce_out", "engine/ops/native_functions/index.yaml:121", "engine/generated/VariableType.ts:3933");
 registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(self, index) ? not_implemented_node("aten::scatter", self, index) : null;
   const _result = below_autograd(() => ops.scatter_value_reduce.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce));
@@ -3896,7 +3943,7 @@ registerKernel(ops.scatter_value_reduce, "Autograd", (ks, self, dim, index, valu
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index))) throw new NotImplementedError("Trying to use forward AD with scatter that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:3892");
+}, "VariableType::scatter_value_reduce", "engine/ops/native_functions/index.yaml:127", "engine/generated/VariableType.ts:3939");
 registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, value, reduce) => {
   const grad_fn = compute_requires_grad(self, index) ? not_implemented_node("aten::scatter_", self, index) : null;
   if (grad_fn) check_inplace(self, true);
@@ -3905,13 +3952,13 @@ registerKernel(ops.scatter__value_reduce, "Autograd", (ks, self, dim, index, val
   if (grad_fn) rebase_history(self, grad_fn);
   if ((isFwGradDefined(index))) throw new NotImplementedError("Trying to use forward AD with scatter_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:3900");
+}, "VariableType::scatter__value_reduce", "engine/ops/native_functions/index.yaml:131", "engine/generated/VariableType.ts:3947");
 registerKernel(ops.scatter_value_reduce_out, "Autograd", (ks, self, dim, index, value, reduce, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("scatter");
   const _result = below_autograd(() => ops.scatter_value_reduce_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, reduce, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:3909");
+}, "VariableType::scatter_value_reduce_out", "engine/ops/native_functions/index.yaml:135", "engine/generated/VariableType.ts:3956");
 registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3937,7 +3984,7 @@ registerKernel(ops.scatter_add_default, "Autograd", (ks, self, dim, index, src) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:3915");
+}, "VariableType::scatter_add_default", "engine/ops/native_functions/index.yaml:141", "engine/generated/VariableType.ts:3962");
 registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(src);
@@ -3965,13 +4012,13 @@ registerKernel(ops.scatter_add__default, "Autograd", (ks, self, dim, index, src)
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:3941");
+}, "VariableType::scatter_add__default", "engine/ops/native_functions/index.yaml:145", "engine/generated/VariableType.ts:3988");
 registerKernel(ops.scatter_add_out, "Autograd", (ks, self, dim, index, src, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_add");
   const _result = below_autograd(() => ops.scatter_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_add_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:3969");
+}, "VariableType::scatter_add_out", "engine/ops/native_functions/index.yaml:149", "engine/generated/VariableType.ts:4016");
 registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   let grad_fn: ScatterReduceBackward0 | null = null;
@@ -3993,7 +4040,7 @@ registerKernel(ops.scatter_reduce_two, "Autograd", (ks, self, dim, index, src, r
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:3975");
+}, "VariableType::scatter_reduce_two", "engine/ops/native_functions/index.yaml:155", "engine/generated/VariableType.ts:4022");
 registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, reduce, include_self) => {
   const _any_requires_grad = compute_requires_grad(self, src);
   check_inplace(self, _any_requires_grad);
@@ -4016,19 +4063,19 @@ registerKernel(ops.scatter_reduce__two, "Autograd", (ks, self, dim, index, src, 
   }
   if ((isFwGradDefined(index) || isFwGradDefined(src))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:3997");
+}, "VariableType::scatter_reduce__two", "engine/ops/native_functions/index.yaml:159", "engine/generated/VariableType.ts:4044");
 registerKernel(ops.scatter_reduce_two_out, "Autograd", (ks, self, dim, index, src, reduce, include_self, out) => {
   if (compute_requires_grad(self, index, src)) throw_error_out_requires_grad("scatter_reduce");
   const _result = below_autograd(() => ops.scatter_reduce_two_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, src, reduce, include_self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with scatter_reduce_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:4020");
+}, "VariableType::scatter_reduce_two_out", "engine/ops/native_functions/index.yaml:163", "engine/generated/VariableType.ts:4067");
 registerKernel(ops.index_add_out, "Autograd", (ks, self, dim, index, source, alpha, out) => {
   if (compute_requires_grad(self, index, source)) throw_error_out_requires_grad("index_add");
   const _result = below_autograd(() => ops.index_add_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, source, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(source) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_add_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:4026");
+}, "VariableType::index_add_out", "engine/ops/native_functions/index.yaml:171", "engine/generated/VariableType.ts:4073");
 registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(source);
@@ -4059,7 +4106,7 @@ registerKernel(ops.index_add__default, "Autograd", (ks, self, dim, index, source
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:4032");
+}, "VariableType::index_add__default", "engine/ops/native_functions/index.yaml:178", "engine/generated/VariableType.ts:4079");
 registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, source);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(source);
@@ -4088,7 +4135,7 @@ registerKernel(ops.index_add_default, "Autograd", (ks, self, dim, index, source,
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:4063");
+}, "VariableType::index_add_default", "engine/ops/native_functions/index.yaml:182", "engine/generated/VariableType.ts:4110");
 registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -4114,7 +4161,7 @@ registerKernel(ops.index_fill__int_Scalar, "Autograd", (ks, self, dim, index, va
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:4092");
+}, "VariableType::index_fill__int_Scalar", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:4139");
 registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4138,7 +4185,7 @@ registerKernel(ops.index_fill_int_Scalar, "Autograd", (ks, self, dim, index, val
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:4118");
+}, "VariableType::index_fill_int_Scalar", "engine/ops/native_functions/index.yaml:194", "engine/generated/VariableType.ts:4165");
 registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
@@ -4166,7 +4213,7 @@ registerKernel(ops.index_fill__int_Tensor, "Autograd", (ks, self, dim, index, va
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:4142");
+}, "VariableType::index_fill__int_Tensor", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:4189");
 registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(value);
@@ -4192,7 +4239,7 @@ registerKernel(ops.index_fill_int_Tensor, "Autograd", (ks, self, dim, index, val
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:4170");
+}, "VariableType::index_fill_int_Tensor", "engine/ops/native_functions/index.yaml:208", "engine/generated/VariableType.ts:4217");
 registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -4217,7 +4264,7 @@ registerKernel(ops.masked_fill__Scalar, "Autograd", (ks, self, mask, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:4196");
+}, "VariableType::masked_fill__Scalar", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:4243");
 registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4240,7 +4287,7 @@ registerKernel(ops.masked_fill_Scalar, "Autograd", (ks, self, mask, value) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:4221");
+}, "VariableType::masked_fill_Scalar", "engine/ops/native_functions/index.yaml:224", "engine/generated/VariableType.ts:4268");
 registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
@@ -4267,7 +4314,7 @@ registerKernel(ops.masked_fill__Tensor, "Autograd", (ks, self, mask, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:4244");
+}, "VariableType::masked_fill__Tensor", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:4291");
 registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(value);
@@ -4292,13 +4339,13 @@ registerKernel(ops.masked_fill_Tensor, "Autograd", (ks, self, mask, value) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:4271");
+}, "VariableType::masked_fill_Tensor", "engine/ops/native_functions/index.yaml:238", "engine/generated/VariableType.ts:4318");
 registerKernel(ops.masked_select_out, "Autograd", (ks, self, mask, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_select");
   const _result = below_autograd(() => ops.masked_select_out.redispatch(ks.and(after_autograd_keyset), self, mask, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_select_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:4296");
+}, "VariableType::masked_select_out", "engine/ops/native_functions/index.yaml:244", "engine/generated/VariableType.ts:4343");
 registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4322,12 +4369,12 @@ registerKernel(ops.masked_select_default, "Autograd", (ks, self, mask) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:4302");
+}, "VariableType::masked_select_default", "engine/ops/native_functions/index.yaml:249", "engine/generated/VariableType.ts:4349");
 registerKernel(ops.nonzero_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.nonzero_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:4326");
+}, "VariableType::nonzero_out", "engine/ops/native_functions/index.yaml:257", "engine/generated/VariableType.ts:4373");
 registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::nonzero", self) : null;
   const _result = below_autograd(() => ops.nonzero_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -4335,7 +4382,7 @@ registerKernel(ops.nonzero_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:4331");
+}, "VariableType::nonzero_default", "engine/ops/native_functions/index.yaml:262", "engine/generated/VariableType.ts:4378");
 registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse) => {
   const _any_requires_grad = compute_requires_grad(weight);
   let grad_fn: EmbeddingBackward0 | null = null;
@@ -4355,7 +4402,7 @@ registerKernel(ops.embedding_default, "Autograd", (ks, weight, indices, padding_
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(weight) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:4339");
+}, "VariableType::embedding_default", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:4386");
 registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -4371,7 +4418,7 @@ registerKernel(ops.embedding_renorm__default, "Autograd", (ks, self, indices, ma
   }
   if ((isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:4359");
+}, "VariableType::embedding_renorm__default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:4406");
 registerKernel(ops.lift_fresh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LiftFreshBackward0 | null = null;
@@ -4386,7 +4433,7 @@ registerKernel(ops.lift_fresh_default, "Autograd", (ks, self) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with lift_fresh that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:4375");
+}, "VariableType::lift_fresh_default", "engine/ops/native_functions/index.yaml:303", "engine/generated/VariableType.ts:4422");
 registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
   const _any_requires_grad = compute_requires_grad(self, value);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(value);
@@ -4411,8 +4458,8 @@ registerKernel(ops.fill__Tensor, "Autograd", (ks, self, value) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:4390");
-registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:4415");
+}, "VariableType::fill__Tensor", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:4437");
+registerKernel(ops.empty_names, "Autograd", (ks, size, names, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_names.redispatch(ks.and(after_autograd_keyset), size, names, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_names", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:4462");
 registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_local_scalar_dense", self) : null;
   const _result = below_autograd(() => ops._local_scalar_dense_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -4420,7 +4467,7 @@ registerKernel(ops._local_scalar_dense_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _local_scalar_dense that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:4416");
+}, "VariableType::_local_scalar_dense_default", "engine/ops/native_functions/index.yaml:332", "engine/generated/VariableType.ts:4463");
 registerKernel(ops.embedding_dense_backward_default, "Autograd", (ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   let grad_fn: EmbeddingDenseBackwardBackward0 | null = null;
@@ -4437,7 +4484,7 @@ registerKernel(ops.embedding_dense_backward_default, "Autograd", (ks, grad_outpu
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_dense_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_dense_backward_default", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:4424");
+}, "VariableType::embedding_dense_backward_default", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:4471");
 registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
   const _any_has_forward_grad_result = isFwGradDefinedTensorList(tensors);
@@ -4461,14 +4508,14 @@ registerKernel(ops.cat_default, "Autograd", (ks, tensors, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:4441");
+}, "VariableType::cat_default", "engine/ops/native_functions/join.yaml:15", "engine/generated/VariableType.ts:4488");
 registerKernel(ops.cat_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("cat");
   const _result = below_autograd(() => ops.cat_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
   for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with cat_out that does not support it because it is an out= function");
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cat_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:4465");
+}, "VariableType::cat_out", "engine/ops/native_functions/join.yaml:18", "engine/generated/VariableType.ts:4512");
 registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   const _any_requires_grad = compute_requires_grad(tensors);
   const _any_has_forward_grad_result = isFwGradDefinedTensorList(tensors);
@@ -4491,14 +4538,14 @@ registerKernel(ops.stack_default, "Autograd", (ks, tensors, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:4472");
+}, "VariableType::stack_default", "engine/ops/native_functions/join.yaml:25", "engine/generated/VariableType.ts:4519");
 registerKernel(ops.stack_out, "Autograd", (ks, tensors, dim, out) => {
   if (compute_requires_grad(tensors)) throw_error_out_requires_grad("stack");
   const _result = below_autograd(() => ops.stack_out.redispatch(ks.and(after_autograd_keyset), tensors, dim, out));
   for (const _t of tensors ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with stack_out that does not support it because it is an out= function");
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with stack_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:4495");
+}, "VariableType::stack_out", "engine/ops/native_functions/join.yaml:29", "engine/generated/VariableType.ts:4542");
 registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4521,7 +4568,7 @@ registerKernel(ops.flip_default, "Autograd", (ks, self, dims) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:4502");
+}, "VariableType::flip_default", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:4549");
 registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4545,13 +4592,13 @@ registerKernel(ops.roll_default, "Autograd", (ks, self, shifts, dims) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:4525");
+}, "VariableType::roll_default", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:4572");
 registerKernel(ops.tril_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tril");
   const _result = below_autograd(() => ops.tril_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tril_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:4549");
+}, "VariableType::tril_out", "engine/ops/native_functions/join.yaml:106", "engine/generated/VariableType.ts:4596");
 registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4574,7 +4621,7 @@ registerKernel(ops.tril_default, "Autograd", (ks, self, diagonal) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:4555");
+}, "VariableType::tril_default", "engine/ops/native_functions/join.yaml:111", "engine/generated/VariableType.ts:4602");
 registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -4599,13 +4646,13 @@ registerKernel(ops.tril__default, "Autograd", (ks, self, diagonal) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:4578");
+}, "VariableType::tril__default", "engine/ops/native_functions/join.yaml:115", "engine/generated/VariableType.ts:4625");
 registerKernel(ops.triu_out, "Autograd", (ks, self, diagonal, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("triu");
   const _result = below_autograd(() => ops.triu_out.redispatch(ks.and(after_autograd_keyset), self, diagonal, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with triu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:4603");
+}, "VariableType::triu_out", "engine/ops/native_functions/join.yaml:119", "engine/generated/VariableType.ts:4650");
 registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4628,7 +4675,7 @@ registerKernel(ops.triu_default, "Autograd", (ks, self, diagonal) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:4609");
+}, "VariableType::triu_default", "engine/ops/native_functions/join.yaml:124", "engine/generated/VariableType.ts:4656");
 registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -4653,7 +4700,7 @@ registerKernel(ops.triu__default, "Autograd", (ks, self, diagonal) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:4632");
+}, "VariableType::triu__default", "engine/ops/native_functions/join.yaml:128", "engine/generated/VariableType.ts:4679");
 registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -4677,7 +4724,7 @@ registerKernel(ops.repeat_default, "Autograd", (ks, self, repeats) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:4657");
+}, "VariableType::repeat_default", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:4704");
 registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat2);
@@ -4711,19 +4758,19 @@ registerKernel(ops.mm_default, "Autograd", (ks, self, mat2) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:4681");
+}, "VariableType::mm_default", "engine/ops/native_functions/linalg.yaml:12", "engine/generated/VariableType.ts:4728");
 registerKernel(ops.mm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("mm");
   const _result = below_autograd(() => ops.mm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:4715");
+}, "VariableType::mm_out", "engine/ops/native_functions/linalg.yaml:16", "engine/generated/VariableType.ts:4762");
 registerKernel(ops.addmm_out, "Autograd", (ks, self, mat1, mat2, beta, alpha, out) => {
   if (compute_requires_grad(self, mat1, mat2)) throw_error_out_requires_grad("addmm");
   const _result = below_autograd(() => ops.addmm_out.redispatch(ks.and(after_autograd_keyset), self, mat1, mat2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:4721");
+}, "VariableType::addmm_out", "engine/ops/native_functions/linalg.yaml:21", "engine/generated/VariableType.ts:4768");
 registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2);
@@ -4761,7 +4808,7 @@ registerKernel(ops.addmm_default, "Autograd", (ks, self, mat1, mat2, beta, alpha
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:4727");
+}, "VariableType::addmm_default", "engine/ops/native_functions/linalg.yaml:26", "engine/generated/VariableType.ts:4774");
 registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat1, mat2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(mat1) || isFwGradDefined(mat2);
@@ -4801,7 +4848,7 @@ registerKernel(ops.addmm__default, "Autograd", (ks, self, mat1, mat2, beta, alph
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:4765");
+}, "VariableType::addmm__default", "engine/ops/native_functions/linalg.yaml:30", "engine/generated/VariableType.ts:4812");
 registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   const _any_requires_grad = compute_requires_grad(self, mat2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat2);
@@ -4829,13 +4876,13 @@ registerKernel(ops.bmm_default, "Autograd", (ks, self, mat2) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:4805");
+}, "VariableType::bmm_default", "engine/ops/native_functions/linalg.yaml:36", "engine/generated/VariableType.ts:4852");
 registerKernel(ops.bmm_out, "Autograd", (ks, self, mat2, out) => {
   if (compute_requires_grad(self, mat2)) throw_error_out_requires_grad("bmm");
   const _result = below_autograd(() => ops.bmm_out.redispatch(ks.and(after_autograd_keyset), self, mat2, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:4833");
+}, "VariableType::bmm_out", "engine/ops/native_functions/linalg.yaml:40", "engine/generated/VariableType.ts:4880");
 registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4867,7 +4914,7 @@ registerKernel(ops.baddbmm_default, "Autograd", (ks, self, batch1, batch2, beta,
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:4839");
+}, "VariableType::baddbmm_default", "engine/ops/native_functions/linalg.yaml:46", "engine/generated/VariableType.ts:4886");
 registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4901,13 +4948,13 @@ registerKernel(ops.baddbmm__default, "Autograd", (ks, self, batch1, batch2, beta
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:4871");
+}, "VariableType::baddbmm__default", "engine/ops/native_functions/linalg.yaml:50", "engine/generated/VariableType.ts:4918");
 registerKernel(ops.baddbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("baddbmm");
   const _result = below_autograd(() => ops.baddbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with baddbmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:4905");
+}, "VariableType::baddbmm_out", "engine/ops/native_functions/linalg.yaml:54", "engine/generated/VariableType.ts:4952");
 registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4943,13 +4990,13 @@ registerKernel(ops.addbmm__default, "Autograd", (ks, self, batch1, batch2, beta,
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:4911");
+}, "VariableType::addbmm__default", "engine/ops/native_functions/linalg.yaml:60", "engine/generated/VariableType.ts:4958");
 registerKernel(ops.addbmm_out, "Autograd", (ks, self, batch1, batch2, beta, alpha, out) => {
   if (compute_requires_grad(self, batch1, batch2)) throw_error_out_requires_grad("addbmm");
   const _result = below_autograd(() => ops.addbmm_out.redispatch(ks.and(after_autograd_keyset), self, batch1, batch2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addbmm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:4947");
+}, "VariableType::addbmm_out", "engine/ops/native_functions/linalg.yaml:65", "engine/generated/VariableType.ts:4994");
 registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, batch1, batch2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(batch1) || isFwGradDefined(batch2);
@@ -4983,7 +5030,7 @@ registerKernel(ops.addbmm_default, "Autograd", (ks, self, batch1, batch2, beta, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:4953");
+}, "VariableType::addbmm_default", "engine/ops/native_functions/linalg.yaml:69", "engine/generated/VariableType.ts:5000");
 registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec);
@@ -5015,7 +5062,7 @@ registerKernel(ops.addmv_default, "Autograd", (ks, self, mat, vec, beta, alpha) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:4987");
+}, "VariableType::addmv_default", "engine/ops/native_functions/linalg.yaml:76", "engine/generated/VariableType.ts:5034");
 registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, mat, vec);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec);
@@ -5049,13 +5096,13 @@ registerKernel(ops.addmv__default, "Autograd", (ks, self, mat, vec, beta, alpha)
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:5019");
+}, "VariableType::addmv__default", "engine/ops/native_functions/linalg.yaml:80", "engine/generated/VariableType.ts:5066");
 registerKernel(ops.addmv_out, "Autograd", (ks, self, mat, vec, beta, alpha, out) => {
   if (compute_requires_grad(self, mat, vec)) throw_error_out_requires_grad("addmv");
   const _result = below_autograd(() => ops.addmv_out.redispatch(ks.and(after_autograd_keyset), self, mat, vec, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mat) || isFwGradDefined(vec) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addmv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:5053");
+}, "VariableType::addmv_out", "engine/ops/native_functions/linalg.yaml:84", "engine/generated/VariableType.ts:5100");
 registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   const _any_requires_grad = compute_requires_grad(self, vec);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(vec);
@@ -5083,13 +5130,13 @@ registerKernel(ops.mv_default, "Autograd", (ks, self, vec) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:5059");
+}, "VariableType::mv_default", "engine/ops/native_functions/linalg.yaml:89", "engine/generated/VariableType.ts:5106");
 registerKernel(ops.mv_out, "Autograd", (ks, self, vec, out) => {
   if (compute_requires_grad(self, vec)) throw_error_out_requires_grad("mv");
   const _result = below_autograd(() => ops.mv_out.redispatch(ks.and(after_autograd_keyset), self, vec, out));
   if ((isFwGradDefined(self) || isFwGradDefined(vec) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:5087");
+}, "VariableType::mv_out", "engine/ops/native_functions/linalg.yaml:94", "engine/generated/VariableType.ts:5134");
 registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2);
@@ -5121,7 +5168,7 @@ registerKernel(ops.addr_default, "Autograd", (ks, self, vec1, vec2, beta, alpha)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:5093");
+}, "VariableType::addr_default", "engine/ops/native_functions/linalg.yaml:100", "engine/generated/VariableType.ts:5140");
 registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha) => {
   const _any_requires_grad = compute_requires_grad(self, vec1, vec2);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2);
@@ -5155,13 +5202,13 @@ registerKernel(ops.addr__default, "Autograd", (ks, self, vec1, vec2, beta, alpha
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:5125");
+}, "VariableType::addr__default", "engine/ops/native_functions/linalg.yaml:106", "engine/generated/VariableType.ts:5172");
 registerKernel(ops.addr_out, "Autograd", (ks, self, vec1, vec2, beta, alpha, out) => {
   if (compute_requires_grad(self, vec1, vec2)) throw_error_out_requires_grad("addr");
   const _result = below_autograd(() => ops.addr_out.redispatch(ks.and(after_autograd_keyset), self, vec1, vec2, beta, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(vec1) || isFwGradDefined(vec2) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with addr_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:5159");
+}, "VariableType::addr_out", "engine/ops/native_functions/linalg.yaml:111", "engine/generated/VariableType.ts:5206");
 registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   const _any_requires_grad = compute_requires_grad(self, tensor);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(tensor);
@@ -5189,13 +5236,13 @@ registerKernel(ops.dot_default, "Autograd", (ks, self, tensor) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:5165");
+}, "VariableType::dot_default", "engine/ops/native_functions/linalg.yaml:119", "engine/generated/VariableType.ts:5212");
 registerKernel(ops.dot_out, "Autograd", (ks, self, tensor, out) => {
   if (compute_requires_grad(self, tensor)) throw_error_out_requires_grad("dot");
   const _result = below_autograd(() => ops.dot_out.redispatch(ks.and(after_autograd_keyset), self, tensor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(tensor) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with dot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:5193");
+}, "VariableType::dot_out", "engine/ops/native_functions/linalg.yaml:125", "engine/generated/VariableType.ts:5240");
 registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -5223,23 +5270,23 @@ registerKernel(ops.vdot_default, "Autograd", (ks, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:5199");
+}, "VariableType::vdot_default", "engine/ops/native_functions/linalg.yaml:129", "engine/generated/VariableType.ts:5246");
 registerKernel(ops.vdot_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("vdot");
   const _result = below_autograd(() => ops.vdot_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with vdot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:5227");
+}, "VariableType::vdot_out", "engine/ops/native_functions/linalg.yaml:135", "engine/generated/VariableType.ts:5274");
 registerKernel(ops.tensordot_out, "Autograd", (ks, self, other, dims_self, dims_other, out) => {
   const _result = below_autograd(() => ops.tensordot_out.redispatch(ks.and(after_autograd_keyset), self, other, dims_self, dims_other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tensordot_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:5233");
+}, "VariableType::tensordot_out", "engine/ops/native_functions/linalg.yaml:174", "engine/generated/VariableType.ts:5280");
 registerKernel(ops.linear_out, "Autograd", (ks, input, weight, bias, out) => {
   const _result = below_autograd(() => ops.linear_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with linear_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:5238");
+}, "VariableType::linear_out", "engine/ops/native_functions/linalg.yaml:203", "engine/generated/VariableType.ts:5285");
 registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim) => {
   const _any_requires_grad = compute_requires_grad(i1, i2, i3);
   const _any_has_forward_grad_result = isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3);
@@ -5275,7 +5322,7 @@ registerKernel(ops._trilinear_default, "Autograd", (ks, i1, i2, i3, expand1, exp
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:5243");
+}, "VariableType::_trilinear_default", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:5290");
 registerKernel(ops.squeeze__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -5299,7 +5346,7 @@ registerKernel(ops.squeeze__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::squeeze__default", "engine/ops/native_functions/linalg.yaml:222", "engine/generated/VariableType.ts:5279");
+}, "VariableType::squeeze__default", "engine/ops/native_functions/linalg.yaml:222", "engine/generated/VariableType.ts:5326");
 registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -5324,7 +5371,7 @@ registerKernel(ops.squeeze__dim, "Autograd", (ks, self, dim) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:5303");
+}, "VariableType::squeeze__dim", "engine/ops/native_functions/linalg.yaml:228", "engine/generated/VariableType.ts:5350");
 registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name, is_matrix) => {
   const grad_fn = compute_requires_grad(info) ? not_implemented_node("aten::_linalg_check_errors", info) : null;
   const _result = below_autograd(() => ops._linalg_check_errors_default.redispatch(ks.and(after_autograd_keyset), info, api_name, is_matrix));
@@ -5332,7 +5379,7 @@ registerKernel(ops._linalg_check_errors_default, "Autograd", (ks, info, api_name
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with _linalg_check_errors that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:236", "engine/generated/VariableType.ts:5328");
+}, "VariableType::_linalg_check_errors_default", "engine/ops/native_functions/linalg.yaml:236", "engine/generated/VariableType.ts:5375");
 registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgLuFactorExBackward0 | null = null;
@@ -5350,13 +5397,13 @@ registerKernel(ops.linalg_lu_factor_ex_default, "Autograd", (ks, A, pivot, check
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with linalg_lu_factor_ex that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:252", "engine/generated/VariableType.ts:5336");
+}, "VariableType::linalg_lu_factor_ex_default", "engine/ops/native_functions/linalg.yaml:252", "engine/generated/VariableType.ts:5383");
 registerKernel(ops.linalg_lu_factor_ex_out, "Autograd", (ks, A, pivot, check_errors, LU, pivots, info) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_lu_factor_ex");
   const _result = below_autograd(() => ops.linalg_lu_factor_ex_out.redispatch(ks.and(after_autograd_keyset), A, pivot, check_errors, LU, pivots, info));
   if ((isFwGradDefined(A) || isFwGradDefined(LU) || isFwGradDefined(pivots) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_lu_factor_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:257", "engine/generated/VariableType.ts:5354");
+}, "VariableType::linalg_lu_factor_ex_out", "engine/ops/native_functions/linalg.yaml:257", "engine/generated/VariableType.ts:5401");
 registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   const _any_has_forward_grad_result = isFwGradDefined(A);
@@ -5384,13 +5431,13 @@ registerKernel(ops._linalg_det_default, "Autograd", (ks, A) => {
   }
   if (result_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:266", "engine/generated/VariableType.ts:5360");
+}, "VariableType::_linalg_det_default", "engine/ops/native_functions/linalg.yaml:266", "engine/generated/VariableType.ts:5407");
 registerKernel(ops._linalg_det_result, "Autograd", (ks, A, result, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_det");
   const _result = below_autograd(() => ops._linalg_det_result.redispatch(ks.and(after_autograd_keyset), A, result, LU, pivots));
   if ((isFwGradDefined(A) || isFwGradDefined(result) || isFwGradDefined(LU) || isFwGradDefined(pivots))) throw new NotImplementedError("Trying to use forward AD with _linalg_det_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:269", "engine/generated/VariableType.ts:5388");
+}, "VariableType::_linalg_det_result", "engine/ops/native_functions/linalg.yaml:269", "engine/generated/VariableType.ts:5435");
 registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   const _any_requires_grad = compute_requires_grad(A);
   const _any_has_forward_grad_sign_logabsdet = isFwGradDefined(A);
@@ -5419,13 +5466,13 @@ registerKernel(ops._linalg_slogdet_default, "Autograd", (ks, A) => {
   if (sign_logabsdet_new_fw_grad_opt && sign_logabsdet_new_fw_grad_opt[0] && (_result as any)[0]) set_fw_grad((_result as any)[0], sign_logabsdet_new_fw_grad_opt[0], 0, false);
   if (sign_logabsdet_new_fw_grad_opt && sign_logabsdet_new_fw_grad_opt[1] && (_result as any)[1]) set_fw_grad((_result as any)[1], sign_logabsdet_new_fw_grad_opt[1], 0, false);
   return _result;
-}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:290", "engine/generated/VariableType.ts:5394");
+}, "VariableType::_linalg_slogdet_default", "engine/ops/native_functions/linalg.yaml:290", "engine/generated/VariableType.ts:5441");
 registerKernel(ops._linalg_slogdet_sign, "Autograd", (ks, A, sign, logabsdet, LU, pivots) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_slogdet");
   const _result = below_autograd(() => ops._linalg_slogdet_sign.redispatch(ks.and(after_autograd_keyset), A, sign, logabsdet, LU, pivots));
   if ((isFwGradDefined(A) || isFwGradDefined(sign) || isFwGradDefined(logabsdet) || isFwGradDefined(LU) || isFwGradDefined(pivots))) throw new NotImplementedError("Trying to use forward AD with _linalg_slogdet_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:293", "engine/generated/VariableType.ts:5423");
+}, "VariableType::_linalg_slogdet_sign", "engine/ops/native_functions/linalg.yaml:293", "engine/generated/VariableType.ts:5470");
 registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, check_errors) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_L = isFwGradDefined(self);
@@ -5450,13 +5497,13 @@ registerKernel(ops.linalg_cholesky_ex_default, "Autograd", (ks, self, upper, che
   }
   if (L_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], L_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:310", "engine/generated/VariableType.ts:5429");
+}, "VariableType::linalg_cholesky_ex_default", "engine/ops/native_functions/linalg.yaml:310", "engine/generated/VariableType.ts:5476");
 registerKernel(ops.linalg_cholesky_ex_L, "Autograd", (ks, self, upper, check_errors, L, info) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_cholesky_ex");
   const _result = below_autograd(() => ops.linalg_cholesky_ex_L.redispatch(ks.and(after_autograd_keyset), self, upper, check_errors, L, info));
   if ((isFwGradDefined(self) || isFwGradDefined(L) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_cholesky_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:314", "engine/generated/VariableType.ts:5454");
+}, "VariableType::linalg_cholesky_ex_L", "engine/ops/native_functions/linalg.yaml:314", "engine/generated/VariableType.ts:5501");
 registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A);
   const _any_has_forward_grad_inverse = isFwGradDefined(A);
@@ -5480,13 +5527,13 @@ registerKernel(ops.linalg_inv_ex_default, "Autograd", (ks, A, check_errors) => {
   }
   if (inverse_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], inverse_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:332", "engine/generated/VariableType.ts:5460");
+}, "VariableType::linalg_inv_ex_default", "engine/ops/native_functions/linalg.yaml:332", "engine/generated/VariableType.ts:5507");
 registerKernel(ops.linalg_inv_ex_inverse, "Autograd", (ks, A, check_errors, inverse, info) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_inv_ex");
   const _result = below_autograd(() => ops.linalg_inv_ex_inverse.redispatch(ks.and(after_autograd_keyset), A, check_errors, inverse, info));
   if ((isFwGradDefined(A) || isFwGradDefined(inverse) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with linalg_inv_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:336", "engine/generated/VariableType.ts:5484");
+}, "VariableType::linalg_inv_ex_inverse", "engine/ops/native_functions/linalg.yaml:336", "engine/generated/VariableType.ts:5531");
 registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgQrBackward0 | null = null;
@@ -5504,13 +5551,13 @@ registerKernel(ops.linalg_qr_default, "Autograd", (ks, A, mode) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with linalg_qr that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:354", "engine/generated/VariableType.ts:5490");
+}, "VariableType::linalg_qr_default", "engine/ops/native_functions/linalg.yaml:354", "engine/generated/VariableType.ts:5537");
 registerKernel(ops.linalg_qr_out, "Autograd", (ks, A, mode, Q, R) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("linalg_qr");
   const _result = below_autograd(() => ops.linalg_qr_out.redispatch(ks.and(after_autograd_keyset), A, mode, Q, R));
   if ((isFwGradDefined(A) || isFwGradDefined(Q) || isFwGradDefined(R))) throw new NotImplementedError("Trying to use forward AD with linalg_qr_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:5508");
+}, "VariableType::linalg_qr_out", "engine/ops/native_functions/linalg.yaml:359", "engine/generated/VariableType.ts:5555");
 registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compute_uv, driver) => {
   const _any_requires_grad = compute_requires_grad(A);
   let grad_fn: LinalgSvdBackward0 | null = null;
@@ -5529,13 +5576,13 @@ registerKernel(ops._linalg_svd_default, "Autograd", (ks, A, full_matrices, compu
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(A))) throw new NotImplementedError("Trying to use forward AD with _linalg_svd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:367", "engine/generated/VariableType.ts:5514");
+}, "VariableType::_linalg_svd_default", "engine/ops/native_functions/linalg.yaml:367", "engine/generated/VariableType.ts:5561");
 registerKernel(ops._linalg_svd_U, "Autograd", (ks, A, full_matrices, compute_uv, driver, U, S, Vh) => {
   if (compute_requires_grad(A)) throw_error_out_requires_grad("_linalg_svd");
   const _result = below_autograd(() => ops._linalg_svd_U.redispatch(ks.and(after_autograd_keyset), A, full_matrices, compute_uv, driver, U, S, Vh));
   if ((isFwGradDefined(A) || isFwGradDefined(U) || isFwGradDefined(S) || isFwGradDefined(Vh))) throw new NotImplementedError("Trying to use forward AD with _linalg_svd_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:371", "engine/generated/VariableType.ts:5533");
+}, "VariableType::_linalg_svd_U", "engine/ops/native_functions/linalg.yaml:371", "engine/generated/VariableType.ts:5580");
 registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_errors) => {
   const _any_requires_grad = compute_requires_grad(A, B);
   const _any_has_forward_grad_result = isFwGradDefined(A) || isFwGradDefined(B);
@@ -5566,13 +5613,13 @@ registerKernel(ops._linalg_solve_ex_default, "Autograd", (ks, A, B, left, check_
   }
   if (result_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:402", "engine/generated/VariableType.ts:5539");
+}, "VariableType::_linalg_solve_ex_default", "engine/ops/native_functions/linalg.yaml:402", "engine/generated/VariableType.ts:5586");
 registerKernel(ops._linalg_solve_ex_result, "Autograd", (ks, A, B, left, check_errors, result, LU, pivots, info) => {
   if (compute_requires_grad(A, B)) throw_error_out_requires_grad("_linalg_solve_ex");
   const _result = below_autograd(() => ops._linalg_solve_ex_result.redispatch(ks.and(after_autograd_keyset), A, B, left, check_errors, result, LU, pivots, info));
   if ((isFwGradDefined(A) || isFwGradDefined(B) || isFwGradDefined(result) || isFwGradDefined(LU) || isFwGradDefined(pivots) || isFwGradDefined(info))) throw new NotImplementedError("Trying to use forward AD with _linalg_solve_ex_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:405", "engine/generated/VariableType.ts:5570");
+}, "VariableType::_linalg_solve_ex_result", "engine/ops/native_functions/linalg.yaml:405", "engine/generated/VariableType.ts:5617");
 registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyBackward0 | null = null;
@@ -5591,13 +5638,13 @@ registerKernel(ops.binary_cross_entropy_default, "Autograd", (ks, self, target, 
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:5576");
+}, "VariableType::binary_cross_entropy_default", "engine/ops/native_functions/loss.yaml:12", "engine/generated/VariableType.ts:5623");
 registerKernel(ops.binary_cross_entropy_out, "Autograd", (ks, self, target, weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy");
   const _result = below_autograd(() => ops.binary_cross_entropy_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:5595");
+}, "VariableType::binary_cross_entropy_out", "engine/ops/native_functions/loss.yaml:18", "engine/generated/VariableType.ts:5642");
 registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, self, target, weight, pos_weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: BinaryCrossEntropyWithLogitsBackward0 | null = null;
@@ -5617,13 +5664,13 @@ registerKernel(ops.binary_cross_entropy_with_logits_default, "Autograd", (ks, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5601");
+}, "VariableType::binary_cross_entropy_with_logits_default", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:5648");
 registerKernel(ops.mse_loss_out, "Autograd", (ks, self, target, reduction, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("mse_loss");
   const _result = below_autograd(() => ops.mse_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mse_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:51", "engine/generated/VariableType.ts:5621");
+}, "VariableType::mse_loss_out", "engine/ops/native_functions/loss.yaml:51", "engine/generated/VariableType.ts:5668");
 registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: MseLossBackward0 | null = null;
@@ -5641,13 +5688,13 @@ registerKernel(ops.mse_loss_default, "Autograd", (ks, self, target, reduction) =
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with mse_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:58", "engine/generated/VariableType.ts:5627");
+}, "VariableType::mse_loss_default", "engine/ops/native_functions/loss.yaml:58", "engine/generated/VariableType.ts:5674");
 registerKernel(ops.nll_loss_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss_forward");
   const _result = below_autograd(() => ops.nll_loss_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(output) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:84", "engine/generated/VariableType.ts:5645");
+}, "VariableType::nll_loss_forward_output", "engine/ops/native_functions/loss.yaml:84", "engine/generated/VariableType.ts:5692");
 registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLossBackward0 | null = null;
@@ -5668,13 +5715,13 @@ registerKernel(ops.nll_loss_forward_default, "Autograd", (ks, self, target, weig
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:90", "engine/generated/VariableType.ts:5651");
+}, "VariableType::nll_loss_forward_default", "engine/ops/native_functions/loss.yaml:90", "engine/generated/VariableType.ts:5698");
 registerKernel(ops.nll_loss2d_forward_output, "Autograd", (ks, self, target, weight, reduction, ignore_index, output, total_weight) => {
   if (compute_requires_grad(self, target, weight)) throw_error_out_requires_grad("nll_loss2d_forward");
   const _result = below_autograd(() => ops.nll_loss2d_forward_output.redispatch(ks.and(after_autograd_keyset), self, target, weight, reduction, ignore_index, output, total_weight));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(output) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_forward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:104", "engine/generated/VariableType.ts:5672");
+}, "VariableType::nll_loss2d_forward_output", "engine/ops/native_functions/loss.yaml:104", "engine/generated/VariableType.ts:5719");
 registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, weight, reduction, ignore_index) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: NllLoss2DBackward0 | null = null;
@@ -5695,13 +5742,13 @@ registerKernel(ops.nll_loss2d_forward_default, "Autograd", (ks, self, target, we
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_forward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:109", "engine/generated/VariableType.ts:5678");
+}, "VariableType::nll_loss2d_forward_default", "engine/ops/native_functions/loss.yaml:109", "engine/generated/VariableType.ts:5725");
 registerKernel(ops.smooth_l1_loss_out, "Autograd", (ks, self, target, reduction, beta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("smooth_l1_loss");
   const _result = below_autograd(() => ops.smooth_l1_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, beta, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:115", "engine/generated/VariableType.ts:5699");
+}, "VariableType::smooth_l1_loss_out", "engine/ops/native_functions/loss.yaml:115", "engine/generated/VariableType.ts:5746");
 registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduction, beta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: SmoothL1LossBackward0 | null = null;
@@ -5720,13 +5767,13 @@ registerKernel(ops.smooth_l1_loss_default, "Autograd", (ks, self, target, reduct
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:5705");
+}, "VariableType::smooth_l1_loss_default", "engine/ops/native_functions/loss.yaml:122", "engine/generated/VariableType.ts:5752");
 registerKernel(ops.huber_loss_out, "Autograd", (ks, self, target, reduction, delta, out) => {
   if (compute_requires_grad(self, target)) throw_error_out_requires_grad("huber_loss");
   const _result = below_autograd(() => ops.huber_loss_out.redispatch(ks.and(after_autograd_keyset), self, target, reduction, delta, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with huber_loss_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:126", "engine/generated/VariableType.ts:5724");
+}, "VariableType::huber_loss_out", "engine/ops/native_functions/loss.yaml:126", "engine/generated/VariableType.ts:5771");
 registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction, delta) => {
   const _any_requires_grad = compute_requires_grad(self, target);
   let grad_fn: HuberLossBackward0 | null = null;
@@ -5745,13 +5792,13 @@ registerKernel(ops.huber_loss_default, "Autograd", (ks, self, target, reduction,
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with huber_loss that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:131", "engine/generated/VariableType.ts:5730");
+}, "VariableType::huber_loss_default", "engine/ops/native_functions/loss.yaml:131", "engine/generated/VariableType.ts:5777");
 registerKernel(ops.nll_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss_backward");
   const _result = below_autograd(() => ops.nll_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with nll_loss_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:139", "engine/generated/VariableType.ts:5749");
+}, "VariableType::nll_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:139", "engine/generated/VariableType.ts:5796");
 registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLossBackwardBackward0 | null = null;
@@ -5770,13 +5817,13 @@ registerKernel(ops.nll_loss_backward_default, "Autograd", (ks, grad_output, self
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:5755");
+}, "VariableType::nll_loss_backward_default", "engine/ops/native_functions/loss.yaml:145", "engine/generated/VariableType.ts:5802");
 registerKernel(ops.nll_loss2d_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight, total_weight)) throw_error_out_requires_grad("nll_loss2d_backward");
   const _result = below_autograd(() => ops.nll_loss2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:149", "engine/generated/VariableType.ts:5774");
+}, "VariableType::nll_loss2d_backward_grad_input", "engine/ops/native_functions/loss.yaml:149", "engine/generated/VariableType.ts:5821");
 registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction, ignore_index, total_weight) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: NllLoss2DBackwardBackward0 | null = null;
@@ -5795,13 +5842,13 @@ registerKernel(ops.nll_loss2d_backward_default, "Autograd", (ks, grad_output, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(total_weight))) throw new NotImplementedError("Trying to use forward AD with nll_loss2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:154", "engine/generated/VariableType.ts:5780");
+}, "VariableType::nll_loss2d_backward_default", "engine/ops/native_functions/loss.yaml:154", "engine/generated/VariableType.ts:5827");
 registerKernel(ops.mse_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, reduction, grad_input) => {
   if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("mse_loss_backward");
   const _result = below_autograd(() => ops.mse_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with mse_loss_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mse_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:160", "engine/generated/VariableType.ts:5799");
+}, "VariableType::mse_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:160", "engine/generated/VariableType.ts:5846");
 registerKernel(ops.mse_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: MseLossBackwardBackward0 | null = null;
@@ -5820,13 +5867,13 @@ registerKernel(ops.mse_loss_backward_default, "Autograd", (ks, grad_output, self
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with mse_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::mse_loss_backward_default", "engine/ops/native_functions/loss.yaml:165", "engine/generated/VariableType.ts:5805");
+}, "VariableType::mse_loss_backward_default", "engine/ops/native_functions/loss.yaml:165", "engine/generated/VariableType.ts:5852");
 registerKernel(ops.smooth_l1_loss_backward_grad_input, "Autograd", (ks, grad_output, self, target, reduction, beta, grad_input) => {
   if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("smooth_l1_loss_backward");
   const _result = below_autograd(() => ops.smooth_l1_loss_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, beta, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::smooth_l1_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:170", "engine/generated/VariableType.ts:5824");
+}, "VariableType::smooth_l1_loss_backward_grad_input", "engine/ops/native_functions/loss.yaml:170", "engine/generated/VariableType.ts:5871");
 registerKernel(ops.smooth_l1_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction, beta) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: SmoothL1LossBackwardBackward0 | null = null;
@@ -5846,13 +5893,13 @@ registerKernel(ops.smooth_l1_loss_backward_default, "Autograd", (ks, grad_output
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with smooth_l1_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::smooth_l1_loss_backward_default", "engine/ops/native_functions/loss.yaml:175", "engine/generated/VariableType.ts:5830");
+}, "VariableType::smooth_l1_loss_backward_default", "engine/ops/native_functions/loss.yaml:175", "engine/generated/VariableType.ts:5877");
 registerKernel(ops.huber_loss_backward_out, "Autograd", (ks, grad_output, self, target, reduction, delta, grad_input) => {
   if (compute_requires_grad(grad_output, self, target)) throw_error_out_requires_grad("huber_loss_backward");
   const _result = below_autograd(() => ops.huber_loss_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, reduction, delta, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with huber_loss_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:180", "engine/generated/VariableType.ts:5850");
+}, "VariableType::huber_loss_backward_out", "engine/ops/native_functions/loss.yaml:180", "engine/generated/VariableType.ts:5897");
 registerKernel(ops.huber_loss_backward_default, "Autograd", (ks, grad_output, self, target, reduction, delta) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: HuberLossBackwardBackward0 | null = null;
@@ -5872,7 +5919,7 @@ registerKernel(ops.huber_loss_backward_default, "Autograd", (ks, grad_output, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target))) throw new NotImplementedError("Trying to use forward AD with huber_loss_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::huber_loss_backward_default", "engine/ops/native_functions/loss.yaml:185", "engine/generated/VariableType.ts:5856");
+}, "VariableType::huber_loss_backward_default", "engine/ops/native_functions/loss.yaml:185", "engine/generated/VariableType.ts:5903");
 registerKernel(ops.binary_cross_entropy_backward_default, "Autograd", (ks, grad_output, self, target, weight, reduction) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self, target);
   let grad_fn: BinaryCrossEntropyBackwardBackward0 | null = null;
@@ -5892,13 +5939,13 @@ registerKernel(ops.binary_cross_entropy_backward_default, "Autograd", (ks, grad_
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::binary_cross_entropy_backward_default", "engine/ops/native_functions/loss.yaml:190", "engine/generated/VariableType.ts:5876");
+}, "VariableType::binary_cross_entropy_backward_default", "engine/ops/native_functions/loss.yaml:190", "engine/generated/VariableType.ts:5923");
 registerKernel(ops.binary_cross_entropy_backward_grad_input, "Autograd", (ks, grad_output, self, target, weight, reduction, grad_input) => {
   if (compute_requires_grad(grad_output, self, target, weight)) throw_error_out_requires_grad("binary_cross_entropy_backward");
   const _result = below_autograd(() => ops.binary_cross_entropy_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, target, weight, reduction, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_backward_grad_input", "engine/ops/native_functions/loss.yaml:196", "engine/generated/VariableType.ts:5896");
+}, "VariableType::binary_cross_entropy_backward_grad_input", "engine/ops/native_functions/loss.yaml:196", "engine/generated/VariableType.ts:5943");
 registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bias, running_mean, running_var, training, momentum, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeBatchNormBackward0 | null = null;
@@ -5921,7 +5968,7 @@ registerKernel(ops.native_batch_norm_default, "Autograd", (ks, input, weight, bi
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(running_mean) || isFwGradDefined(running_var))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:5902");
+}, "VariableType::native_batch_norm_default", "engine/ops/native_functions/normalization.yaml:22", "engine/generated/VariableType.ts:5949");
 registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized_shape, weight, bias, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeLayerNormBackward0 | null = null;
@@ -5942,7 +5989,7 @@ registerKernel(ops.native_layer_norm_default, "Autograd", (ks, input, normalized
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5925");
+}, "VariableType::native_layer_norm_default", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:5972");
 registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps) => {
   const _any_requires_grad = compute_requires_grad(input, weight, bias);
   let grad_fn: NativeGroupNormBackward0 | null = null;
@@ -5966,7 +6013,7 @@ registerKernel(ops.native_group_norm_default, "Autograd", (ks, input, weight, bi
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_group_norm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5946");
+}, "VariableType::native_group_norm_default", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:5993");
 registerKernel(ops.native_batch_norm_backward_default, "Autograd", (ks, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_out, input, weight, save_mean, save_invstd);
   let grad_fn: NativeBatchNormBackwardBackward0 | null = null;
@@ -5990,7 +6037,7 @@ registerKernel(ops.native_batch_norm_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(running_mean) || isFwGradDefined(running_var) || isFwGradDefined(save_mean) || isFwGradDefined(save_invstd))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_batch_norm_backward_default", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:5970");
+}, "VariableType::native_batch_norm_backward_default", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:6017");
 registerKernel(ops.native_layer_norm_backward_default, "Autograd", (ks, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_out, input, mean, rstd, weight, bias);
   let grad_fn: NativeLayerNormBackwardBackward0 | null = null;
@@ -6011,7 +6058,7 @@ registerKernel(ops.native_layer_norm_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(bias))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_layer_norm_backward_default", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:5994");
+}, "VariableType::native_layer_norm_backward_default", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:6041");
 registerKernel(ops.native_group_norm_backward_default, "Autograd", (ks, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask) => {
   const _any_requires_grad = compute_requires_grad(grad_out, input, weight);
   let grad_fn: NativeGroupNormBackwardBackward0 | null = null;
@@ -6026,7 +6073,7 @@ registerKernel(ops.native_group_norm_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::native_group_norm_backward_default", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:6015");
+}, "VariableType::native_group_norm_backward_default", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:6062");
 registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -6050,7 +6097,7 @@ registerKernel(ops.unsqueeze__default, "Autograd", (ks, self, dim) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:6030");
+}, "VariableType::unsqueeze__default", "engine/ops/native_functions/norms.yaml:83", "engine/generated/VariableType.ts:6077");
 registerKernel(ops._pack_padded_sequence_default, "Autograd", (ks, input, lengths, batch_first) => {
   const _any_requires_grad = compute_requires_grad(input);
   let grad_fn: PackPaddedSequenceBackward0 | null = null;
@@ -6068,7 +6115,7 @@ registerKernel(ops._pack_padded_sequence_default, "Autograd", (ks, input, length
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(input) || isFwGradDefined(lengths))) throw new NotImplementedError("Trying to use forward AD with _pack_padded_sequence that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_pack_padded_sequence_default", "engine/ops/native_functions/packed.yaml:13", "engine/generated/VariableType.ts:6054");
+}, "VariableType::_pack_padded_sequence_default", "engine/ops/native_functions/packed.yaml:13", "engine/generated/VariableType.ts:6101");
 registerKernel(ops.transpose__default, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -6093,7 +6140,7 @@ registerKernel(ops.transpose__default, "Autograd", (ks, self, dim0, dim1) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::transpose__default", "engine/ops/native_functions/packed.yaml:35", "engine/generated/VariableType.ts:6072");
+}, "VariableType::transpose__default", "engine/ops/native_functions/packed.yaml:35", "engine/generated/VariableType.ts:6119");
 registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: ConstantPadNdBackward0 | null = null;
@@ -6109,13 +6156,13 @@ registerKernel(ops.constant_pad_nd_default, "Autograd", (ks, self, pad, value) =
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:6097");
+}, "VariableType::constant_pad_nd_default", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:6144");
 registerKernel(ops.reflection_pad1d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad1d");
   const _result = below_autograd(() => ops.reflection_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:6113");
+}, "VariableType::reflection_pad1d_out", "engine/ops/native_functions/pad.yaml:18", "engine/generated/VariableType.ts:6160");
 registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6139,13 +6186,13 @@ registerKernel(ops.reflection_pad1d_default, "Autograd", (ks, self, padding) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:6119");
+}, "VariableType::reflection_pad1d_default", "engine/ops/native_functions/pad.yaml:24", "engine/generated/VariableType.ts:6166");
 registerKernel(ops.reflection_pad2d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad2d");
   const _result = below_autograd(() => ops.reflection_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:6143");
+}, "VariableType::reflection_pad2d_out", "engine/ops/native_functions/pad.yaml:28", "engine/generated/VariableType.ts:6190");
 registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6169,13 +6216,13 @@ registerKernel(ops.reflection_pad2d_default, "Autograd", (ks, self, padding) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:6149");
+}, "VariableType::reflection_pad2d_default", "engine/ops/native_functions/pad.yaml:33", "engine/generated/VariableType.ts:6196");
 registerKernel(ops.reflection_pad3d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reflection_pad3d");
   const _result = below_autograd(() => ops.reflection_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:6173");
+}, "VariableType::reflection_pad3d_out", "engine/ops/native_functions/pad.yaml:38", "engine/generated/VariableType.ts:6220");
 registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6199,13 +6246,13 @@ registerKernel(ops.reflection_pad3d_default, "Autograd", (ks, self, padding) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:6179");
+}, "VariableType::reflection_pad3d_default", "engine/ops/native_functions/pad.yaml:44", "engine/generated/VariableType.ts:6226");
 registerKernel(ops.replication_pad1d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad1d");
   const _result = below_autograd(() => ops.replication_pad1d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:6203");
+}, "VariableType::replication_pad1d_out", "engine/ops/native_functions/pad.yaml:48", "engine/generated/VariableType.ts:6250");
 registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6229,13 +6276,13 @@ registerKernel(ops.replication_pad1d_default, "Autograd", (ks, self, padding) =>
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:6209");
+}, "VariableType::replication_pad1d_default", "engine/ops/native_functions/pad.yaml:54", "engine/generated/VariableType.ts:6256");
 registerKernel(ops.replication_pad2d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad2d");
   const _result = below_autograd(() => ops.replication_pad2d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:6233");
+}, "VariableType::replication_pad2d_out", "engine/ops/native_functions/pad.yaml:58", "engine/generated/VariableType.ts:6280");
 registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6259,13 +6306,13 @@ registerKernel(ops.replication_pad2d_default, "Autograd", (ks, self, padding) =>
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:6239");
+}, "VariableType::replication_pad2d_default", "engine/ops/native_functions/pad.yaml:64", "engine/generated/VariableType.ts:6286");
 registerKernel(ops.replication_pad3d_out, "Autograd", (ks, self, padding, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("replication_pad3d");
   const _result = below_autograd(() => ops.replication_pad3d_out.redispatch(ks.and(after_autograd_keyset), self, padding, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:6263");
+}, "VariableType::replication_pad3d_out", "engine/ops/native_functions/pad.yaml:68", "engine/generated/VariableType.ts:6310");
 registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6289,13 +6336,13 @@ registerKernel(ops.replication_pad3d_default, "Autograd", (ks, self, padding) =>
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:6269");
+}, "VariableType::replication_pad3d_default", "engine/ops/native_functions/pad.yaml:74", "engine/generated/VariableType.ts:6316");
 registerKernel(ops.reflection_pad1d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad1d_backward");
   const _result = below_autograd(() => ops.reflection_pad1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:98", "engine/generated/VariableType.ts:6293");
+}, "VariableType::reflection_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:98", "engine/generated/VariableType.ts:6340");
 registerKernel(ops.reflection_pad1d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad1DBackwardBackward0 | null = null;
@@ -6312,13 +6359,13 @@ registerKernel(ops.reflection_pad1d_backward_default, "Autograd", (ks, grad_outp
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad1d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:104", "engine/generated/VariableType.ts:6299");
+}, "VariableType::reflection_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:104", "engine/generated/VariableType.ts:6346");
 registerKernel(ops.reflection_pad2d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad2d_backward");
   const _result = below_autograd(() => ops.reflection_pad2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:108", "engine/generated/VariableType.ts:6316");
+}, "VariableType::reflection_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:108", "engine/generated/VariableType.ts:6363");
 registerKernel(ops.reflection_pad2d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad2DBackwardBackward0 | null = null;
@@ -6335,13 +6382,13 @@ registerKernel(ops.reflection_pad2d_backward_default, "Autograd", (ks, grad_outp
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:113", "engine/generated/VariableType.ts:6322");
+}, "VariableType::reflection_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:113", "engine/generated/VariableType.ts:6369");
 registerKernel(ops.reflection_pad3d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("reflection_pad3d_backward");
   const _result = below_autograd(() => ops.reflection_pad3d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reflection_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:118", "engine/generated/VariableType.ts:6339");
+}, "VariableType::reflection_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:118", "engine/generated/VariableType.ts:6386");
 registerKernel(ops.reflection_pad3d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReflectionPad3DBackwardBackward0 | null = null;
@@ -6358,13 +6405,13 @@ registerKernel(ops.reflection_pad3d_backward_default, "Autograd", (ks, grad_outp
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with reflection_pad3d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::reflection_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:124", "engine/generated/VariableType.ts:6345");
+}, "VariableType::reflection_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:124", "engine/generated/VariableType.ts:6392");
 registerKernel(ops.replication_pad1d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad1d_backward");
   const _result = below_autograd(() => ops.replication_pad1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:128", "engine/generated/VariableType.ts:6362");
+}, "VariableType::replication_pad1d_backward_grad_input", "engine/ops/native_functions/pad.yaml:128", "engine/generated/VariableType.ts:6409");
 registerKernel(ops.replication_pad1d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad1DBackwardBackward0 | null = null;
@@ -6381,13 +6428,13 @@ registerKernel(ops.replication_pad1d_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad1d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:134", "engine/generated/VariableType.ts:6368");
+}, "VariableType::replication_pad1d_backward_default", "engine/ops/native_functions/pad.yaml:134", "engine/generated/VariableType.ts:6415");
 registerKernel(ops.replication_pad2d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad2d_backward");
   const _result = below_autograd(() => ops.replication_pad2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:138", "engine/generated/VariableType.ts:6385");
+}, "VariableType::replication_pad2d_backward_grad_input", "engine/ops/native_functions/pad.yaml:138", "engine/generated/VariableType.ts:6432");
 registerKernel(ops.replication_pad2d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad2DBackwardBackward0 | null = null;
@@ -6404,13 +6451,13 @@ registerKernel(ops.replication_pad2d_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:143", "engine/generated/VariableType.ts:6391");
+}, "VariableType::replication_pad2d_backward_default", "engine/ops/native_functions/pad.yaml:143", "engine/generated/VariableType.ts:6438");
 registerKernel(ops.replication_pad3d_backward_grad_input, "Autograd", (ks, grad_output, self, padding, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("replication_pad3d_backward");
   const _result = below_autograd(() => ops.replication_pad3d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, padding, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::replication_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:148", "engine/generated/VariableType.ts:6408");
+}, "VariableType::replication_pad3d_backward_grad_input", "engine/ops/native_functions/pad.yaml:148", "engine/generated/VariableType.ts:6455");
 registerKernel(ops.replication_pad3d_backward_default, "Autograd", (ks, grad_output, self, padding) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: ReplicationPad3DBackwardBackward0 | null = null;
@@ -6427,13 +6474,13 @@ registerKernel(ops.replication_pad3d_backward_default, "Autograd", (ks, grad_out
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with replication_pad3d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::replication_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:153", "engine/generated/VariableType.ts:6414");
+}, "VariableType::replication_pad3d_backward_default", "engine/ops/native_functions/pad.yaml:153", "engine/generated/VariableType.ts:6461");
 registerKernel(ops.max_pool2d_with_indices_out, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max_pool2d_with_indices");
   const _result = below_autograd(() => ops.max_pool2d_with_indices_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, dilation, ceil_mode, out, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:6431");
+}, "VariableType::max_pool2d_with_indices_out", "engine/ops/native_functions/pooling.yaml:24", "engine/generated/VariableType.ts:6478");
 registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kernel_size, stride, padding, dilation, ceil_mode) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: MaxPool2DWithIndicesBackward0 | null = null;
@@ -6455,13 +6502,13 @@ registerKernel(ops.max_pool2d_with_indices_default, "Autograd", (ks, self, kerne
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:6437");
+}, "VariableType::max_pool2d_with_indices_default", "engine/ops/native_functions/pooling.yaml:30", "engine/generated/VariableType.ts:6484");
 registerKernel(ops.max_pool2d_with_indices_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("max_pool2d_with_indices_backward");
   const _result = below_autograd(() => ops.max_pool2d_with_indices_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:6459");
+}, "VariableType::max_pool2d_with_indices_backward_grad_input", "engine/ops/native_functions/pooling.yaml:35", "engine/generated/VariableType.ts:6506");
 registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: MaxPool2DWithIndicesBackwardBackward0 | null = null;
@@ -6478,13 +6525,13 @@ registerKernel(ops.max_pool2d_with_indices_backward_default, "Autograd", (ks, gr
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with max_pool2d_with_indices_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:6465");
+}, "VariableType::max_pool2d_with_indices_backward_default", "engine/ops/native_functions/pooling.yaml:41", "engine/generated/VariableType.ts:6512");
 registerKernel(ops.avg_pool2d_out, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("avg_pool2d");
   const _result = below_autograd(() => ops.avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:6482");
+}, "VariableType::avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:51", "engine/generated/VariableType.ts:6529");
 registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AvgPool2DBackward0 | null = null;
@@ -6506,13 +6553,13 @@ registerKernel(ops.avg_pool2d_default, "Autograd", (ks, self, kernel_size, strid
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:6488");
+}, "VariableType::avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:61", "engine/generated/VariableType.ts:6535");
 registerKernel(ops.avg_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("avg_pool2d_backward");
   const _result = below_autograd(() => ops.avg_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:6510");
+}, "VariableType::avg_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:66", "engine/generated/VariableType.ts:6557");
 registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AvgPool2DBackwardBackward0 | null = null;
@@ -6534,12 +6581,12 @@ registerKernel(ops.avg_pool2d_backward_default, "Autograd", (ks, grad_output, se
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:6516");
+}, "VariableType::avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:72", "engine/generated/VariableType.ts:6563");
 registerKernel(ops.adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   const _result = below_autograd(() => ops.adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with adaptive_avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:6538");
+}, "VariableType::adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:78", "engine/generated/VariableType.ts:6585");
 registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveAvgPool2DBackward0 | null = null;
@@ -6555,7 +6602,7 @@ registerKernel(ops._adaptive_avg_pool2d_default, "Autograd", (ks, self, output_s
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:6543");
+}, "VariableType::_adaptive_avg_pool2d_default", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:6590");
 registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_output, self) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveAvgPool2DBackwardBackward0 | null = null;
@@ -6573,13 +6620,13 @@ registerKernel(ops._adaptive_avg_pool2d_backward_default, "Autograd", (ks, grad_
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:6559");
+}, "VariableType::_adaptive_avg_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:6606");
 registerKernel(ops.adaptive_max_pool2d_out, "Autograd", (ks, self, output_size, out, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("adaptive_max_pool2d");
   const _result = below_autograd(() => ops.adaptive_max_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(out) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:6577");
+}, "VariableType::adaptive_max_pool2d_out", "engine/ops/native_functions/pooling.yaml:101", "engine/generated/VariableType.ts:6624");
 registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_size) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: AdaptiveMaxPool2DBackward0 | null = null;
@@ -6596,13 +6643,13 @@ registerKernel(ops.adaptive_max_pool2d_default, "Autograd", (ks, self, output_si
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:6583");
+}, "VariableType::adaptive_max_pool2d_default", "engine/ops/native_functions/pooling.yaml:107", "engine/generated/VariableType.ts:6630");
 registerKernel(ops.adaptive_max_pool2d_backward_grad_input, "Autograd", (ks, grad_output, self, indices, grad_input) => {
   if (compute_requires_grad(grad_output, self, indices)) throw_error_out_requires_grad("adaptive_max_pool2d_backward");
   const _result = below_autograd(() => ops.adaptive_max_pool2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, self, indices, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:6600");
+}, "VariableType::adaptive_max_pool2d_backward_grad_input", "engine/ops/native_functions/pooling.yaml:111", "engine/generated/VariableType.ts:6647");
 registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_output, self, indices) => {
   const _any_requires_grad = compute_requires_grad(grad_output, self);
   let grad_fn: AdaptiveMaxPool2DBackwardBackward0 | null = null;
@@ -6619,7 +6666,7 @@ registerKernel(ops.adaptive_max_pool2d_backward_default, "Autograd", (ks, grad_o
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with adaptive_max_pool2d_backward that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:6606");
+}, "VariableType::adaptive_max_pool2d_backward_default", "engine/ops/native_functions/pooling.yaml:117", "engine/generated/VariableType.ts:6653");
 registerKernel(ops.bernoulli_default, "Autograd", (ks, self, generator) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: BernoulliBackward0 | null = null;
@@ -6634,13 +6681,13 @@ registerKernel(ops.bernoulli_default, "Autograd", (ks, self, generator) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bernoulli that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bernoulli_default", "engine/ops/native_functions/random.yaml:7", "engine/generated/VariableType.ts:6623");
+}, "VariableType::bernoulli_default", "engine/ops/native_functions/random.yaml:7", "engine/generated/VariableType.ts:6670");
 registerKernel(ops.bernoulli_out, "Autograd", (ks, self, generator, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("bernoulli");
   const _result = below_autograd(() => ops.bernoulli_out.redispatch(ks.and(after_autograd_keyset), self, generator, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bernoulli_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bernoulli_out", "engine/ops/native_functions/random.yaml:14", "engine/generated/VariableType.ts:6638");
+}, "VariableType::bernoulli_out", "engine/ops/native_functions/random.yaml:14", "engine/generated/VariableType.ts:6685");
 registerKernel(ops.bernoulli__Tensor, "Autograd", (ks, self, p, generator) => {
   const _any_requires_grad = compute_requires_grad(self, p);
   check_inplace(self, _any_requires_grad);
@@ -6657,7 +6704,7 @@ registerKernel(ops.bernoulli__Tensor, "Autograd", (ks, self, p, generator) => {
   }
   if ((isFwGradDefined(p))) throw new NotImplementedError("Trying to use forward AD with bernoulli_ that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bernoulli__Tensor", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:6644");
+}, "VariableType::bernoulli__Tensor", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:6691");
 registerKernel(ops.bernoulli__float, "Autograd", (ks, self, p, generator) => {
   const _any_requires_grad = compute_requires_grad(self);
   check_inplace(self, _any_requires_grad);
@@ -6672,7 +6719,7 @@ registerKernel(ops.bernoulli__float, "Autograd", (ks, self, p, generator) => {
     note_node_created(grad_fn);
   }
   return _result;
-}, "VariableType::bernoulli__float", "engine/ops/native_functions/random.yaml:29", "engine/generated/VariableType.ts:6661");
+}, "VariableType::bernoulli__float", "engine/ops/native_functions/random.yaml:29", "engine/generated/VariableType.ts:6708");
 registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
@@ -6680,12 +6727,12 @@ registerKernel(ops.all_dim, "Autograd", (ks, self, dim, keepdim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:6676");
+}, "VariableType::all_dim", "engine/ops/native_functions/reduce.yaml:13", "engine/generated/VariableType.ts:6723");
 registerKernel(ops.all_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.all_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:6684");
+}, "VariableType::all_out", "engine/ops/native_functions/reduce.yaml:17", "engine/generated/VariableType.ts:6731");
 registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_dim.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim));
@@ -6693,24 +6740,24 @@ registerKernel(ops.any_dim, "Autograd", (ks, self, dim, keepdim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:6689");
+}, "VariableType::any_dim", "engine/ops/native_functions/reduce.yaml:22", "engine/generated/VariableType.ts:6736");
 registerKernel(ops.any_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.any_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:6697");
-registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:6702");
+}, "VariableType::any_out", "engine/ops/native_functions/reduce.yaml:26", "engine/generated/VariableType.ts:6744");
+registerKernel(ops.argmax_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmax_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmax_default", "engine/ops/native_functions/reduce.yaml:32", "engine/generated/VariableType.ts:6749");
 registerKernel(ops.argmax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.argmax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argmax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:6703");
-registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:6708");
+}, "VariableType::argmax_out", "engine/ops/native_functions/reduce.yaml:36", "engine/generated/VariableType.ts:6750");
+registerKernel(ops.argmin_default, "Autograd", (ks, self, dim, keepdim) => below_autograd(() => ops.argmin_default.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim)), "VariableType::argmin_default", "engine/ops/native_functions/reduce.yaml:41", "engine/generated/VariableType.ts:6755");
 registerKernel(ops.argmin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   const _result = below_autograd(() => ops.argmin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argmin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:6709");
+}, "VariableType::argmin_out", "engine/ops/native_functions/reduce.yaml:45", "engine/generated/VariableType.ts:6756");
 registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6737,13 +6784,13 @@ registerKernel(ops.max_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:6714");
+}, "VariableType::max_dim", "engine/ops/native_functions/reduce.yaml:51", "engine/generated/VariableType.ts:6761");
 registerKernel(ops.max_dim_max, "Autograd", (ks, self, dim, keepdim, max, max_values) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("max");
   const _result = below_autograd(() => ops.max_dim_max.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, max, max_values));
   if ((isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(max_values))) throw new NotImplementedError("Trying to use forward AD with max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:6741");
+}, "VariableType::max_dim_max", "engine/ops/native_functions/reduce.yaml:55", "engine/generated/VariableType.ts:6788");
 registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6771,13 +6818,13 @@ registerKernel(ops.amax_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:6747");
+}, "VariableType::amax_default", "engine/ops/native_functions/reduce.yaml:60", "engine/generated/VariableType.ts:6794");
 registerKernel(ops.amax_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amax");
   const _result = below_autograd(() => ops.amax_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with amax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:6775");
+}, "VariableType::amax_out", "engine/ops/native_functions/reduce.yaml:64", "engine/generated/VariableType.ts:6822");
 registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6801,7 +6848,7 @@ registerKernel(ops.mean_default, "Autograd", (ks, self, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:6781");
+}, "VariableType::mean_default", "engine/ops/native_functions/reduce.yaml:70", "engine/generated/VariableType.ts:6828");
 registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6827,13 +6874,13 @@ registerKernel(ops.mean_dim, "Autograd", (ks, self, dim, keepdim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:6805");
+}, "VariableType::mean_dim", "engine/ops/native_functions/reduce.yaml:75", "engine/generated/VariableType.ts:6852");
 registerKernel(ops.mean_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mean");
   const _result = below_autograd(() => ops.mean_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:6831");
+}, "VariableType::mean_out", "engine/ops/native_functions/reduce.yaml:79", "engine/generated/VariableType.ts:6878");
 registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -6860,13 +6907,13 @@ registerKernel(ops.min_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:6837");
+}, "VariableType::min_dim", "engine/ops/native_functions/reduce.yaml:85", "engine/generated/VariableType.ts:6884");
 registerKernel(ops.min_dim_min, "Autograd", (ks, self, dim, keepdim, min, min_indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("min");
   const _result = below_autograd(() => ops.min_dim_min.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, min, min_indices));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(min_indices))) throw new NotImplementedError("Trying to use forward AD with min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:6864");
+}, "VariableType::min_dim_min", "engine/ops/native_functions/reduce.yaml:89", "engine/generated/VariableType.ts:6911");
 registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6894,13 +6941,13 @@ registerKernel(ops.amin_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:6870");
+}, "VariableType::amin_default", "engine/ops/native_functions/reduce.yaml:94", "engine/generated/VariableType.ts:6917");
 registerKernel(ops.amin_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("amin");
   const _result = below_autograd(() => ops.amin_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with amin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:6898");
+}, "VariableType::amin_out", "engine/ops/native_functions/reduce.yaml:98", "engine/generated/VariableType.ts:6945");
 registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6926,7 +6973,7 @@ registerKernel(ops.prod_default, "Autograd", (ks, self, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:6904");
+}, "VariableType::prod_default", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:6951");
 registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -6954,13 +7001,13 @@ registerKernel(ops.prod_dim_int, "Autograd", (ks, self, dim, keepdim, dtype) => 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:6930");
+}, "VariableType::prod_dim_int", "engine/ops/native_functions/reduce.yaml:110", "engine/generated/VariableType.ts:6977");
 registerKernel(ops.prod_int_out, "Autograd", (ks, self, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   const _result = below_autograd(() => ops.prod_int_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:6958");
+}, "VariableType::prod_int_out", "engine/ops/native_functions/reduce.yaml:114", "engine/generated/VariableType.ts:7005");
 registerKernel(ops.all_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::all", self) : null;
   const _result = below_autograd(() => ops.all_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -6968,12 +7015,12 @@ registerKernel(ops.all_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with all that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:6964");
+}, "VariableType::all_default", "engine/ops/native_functions/reduce.yaml:120", "engine/generated/VariableType.ts:7011");
 registerKernel(ops.all_all_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.all_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with all_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:6972");
+}, "VariableType::all_all_out", "engine/ops/native_functions/reduce.yaml:124", "engine/generated/VariableType.ts:7019");
 registerKernel(ops.any_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::any", self) : null;
   const _result = below_autograd(() => ops.any_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -6981,12 +7028,12 @@ registerKernel(ops.any_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with any that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:6977");
+}, "VariableType::any_default", "engine/ops/native_functions/reduce.yaml:129", "engine/generated/VariableType.ts:7024");
 registerKernel(ops.any_all_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.any_all_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with any_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:6985");
+}, "VariableType::any_all_out", "engine/ops/native_functions/reduce.yaml:133", "engine/generated/VariableType.ts:7032");
 registerKernel(ops.min_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7012,7 +7059,7 @@ registerKernel(ops.min_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:6990");
+}, "VariableType::min_default", "engine/ops/native_functions/reduce.yaml:139", "engine/generated/VariableType.ts:7037");
 registerKernel(ops.max_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7038,7 +7085,7 @@ registerKernel(ops.max_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:7016");
+}, "VariableType::max_default", "engine/ops/native_functions/reduce.yaml:144", "engine/generated/VariableType.ts:7063");
 registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -7046,7 +7093,7 @@ registerKernel(ops.count_nonzero_dim_IntList, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:7042");
+}, "VariableType::count_nonzero_dim_IntList", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:7089");
 registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::count_nonzero", self) : null;
   const _result = below_autograd(() => ops.count_nonzero_default.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -7054,7 +7101,7 @@ registerKernel(ops.count_nonzero_default, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with count_nonzero that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:7050");
+}, "VariableType::count_nonzero_default", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:7097");
 registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7083,7 +7130,7 @@ registerKernel(ops.std_correction, "Autograd", (ks, self, dim, correction, keepd
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:7058");
+}, "VariableType::std_correction", "engine/ops/native_functions/reduce2.yaml:35", "engine/generated/VariableType.ts:7105");
 registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result0 = isFwGradDefined(self);
@@ -7120,13 +7167,13 @@ registerKernel(ops.std_mean_correction, "Autograd", (ks, self, dim, correction, 
   if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
   if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:7087");
+}, "VariableType::std_mean_correction", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:7134");
 registerKernel(ops.std_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std");
   const _result = below_autograd(() => ops.std_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with std_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:7124");
+}, "VariableType::std_correction_out", "engine/ops/native_functions/reduce2.yaml:60", "engine/generated/VariableType.ts:7171");
 registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7153,13 +7200,13 @@ registerKernel(ops.var_correction, "Autograd", (ks, self, dim, correction, keepd
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:7130");
+}, "VariableType::var_correction", "engine/ops/native_functions/reduce2.yaml:75", "engine/generated/VariableType.ts:7177");
 registerKernel(ops.var_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var");
   const _result = below_autograd(() => ops.var_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with var_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:7157");
+}, "VariableType::var_correction_out", "engine/ops/native_functions/reduce2.yaml:84", "engine/generated/VariableType.ts:7204");
 registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result0 = isFwGradDefined(self);
@@ -7194,7 +7241,7 @@ registerKernel(ops.var_mean_correction, "Autograd", (ks, self, dim, correction, 
   if (result0_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], result0_new_fw_grad_opt, 0, false);
   if (result1_new_fw_grad_opt && (_result as any)[1]) set_fw_grad((_result as any)[1], result1_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:7163");
+}, "VariableType::var_mean_correction", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:7210");
 registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7220,13 +7267,13 @@ registerKernel(ops.cummax_default, "Autograd", (ks, self, dim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:7198");
+}, "VariableType::cummax_default", "engine/ops/native_functions/reduce3.yaml:17", "engine/generated/VariableType.ts:7245");
 registerKernel(ops.cummax_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummax");
   const _result = below_autograd(() => ops.cummax_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with cummax_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:7224");
+}, "VariableType::cummax_out", "engine/ops/native_functions/reduce3.yaml:23", "engine/generated/VariableType.ts:7271");
 registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummax_helper", self) : null;
   const _result = below_autograd(() => ops._cummax_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
@@ -7234,7 +7281,7 @@ registerKernel(ops._cummax_helper_default, "Autograd", (ks, self, values, indice
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _cummax_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:7230");
+}, "VariableType::_cummax_helper_default", "engine/ops/native_functions/reduce3.yaml:28", "engine/generated/VariableType.ts:7277");
 registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7260,13 +7307,13 @@ registerKernel(ops.cummin_default, "Autograd", (ks, self, dim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:7238");
+}, "VariableType::cummin_default", "engine/ops/native_functions/reduce3.yaml:33", "engine/generated/VariableType.ts:7285");
 registerKernel(ops.cummin_out, "Autograd", (ks, self, dim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cummin");
   const _result = below_autograd(() => ops.cummin_out.redispatch(ks.and(after_autograd_keyset), self, dim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with cummin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:7264");
+}, "VariableType::cummin_out", "engine/ops/native_functions/reduce3.yaml:39", "engine/generated/VariableType.ts:7311");
 registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indices, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_cummin_helper", self) : null;
   const _result = below_autograd(() => ops._cummin_helper_default.redispatch(ks.and(after_autograd_keyset), self, values, indices, dim));
@@ -7274,7 +7321,7 @@ registerKernel(ops._cummin_helper_default, "Autograd", (ks, self, values, indice
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _cummin_helper that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:7270");
+}, "VariableType::_cummin_helper_default", "engine/ops/native_functions/reduce3.yaml:44", "engine/generated/VariableType.ts:7317");
 registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7302,7 +7349,7 @@ registerKernel(ops.cumprod_default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:7278");
+}, "VariableType::cumprod_default", "engine/ops/native_functions/reduce3.yaml:50", "engine/generated/VariableType.ts:7325");
 registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7335,13 +7382,13 @@ registerKernel(ops.cumprod__default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:7306");
+}, "VariableType::cumprod__default", "engine/ops/native_functions/reduce3.yaml:55", "engine/generated/VariableType.ts:7353");
 registerKernel(ops.cumprod_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumprod");
   const _result = below_autograd(() => ops.cumprod_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cumprod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:7339");
+}, "VariableType::cumprod_out", "engine/ops/native_functions/reduce3.yaml:59", "engine/generated/VariableType.ts:7386");
 registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7365,7 +7412,7 @@ registerKernel(ops.cumsum_default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:7345");
+}, "VariableType::cumsum_default", "engine/ops/native_functions/reduce3.yaml:65", "engine/generated/VariableType.ts:7392");
 registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -7391,13 +7438,13 @@ registerKernel(ops.cumsum__default, "Autograd", (ks, self, dim, dtype) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:7369");
+}, "VariableType::cumsum__default", "engine/ops/native_functions/reduce3.yaml:70", "engine/generated/VariableType.ts:7416");
 registerKernel(ops.cumsum_out, "Autograd", (ks, self, dim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cumsum");
   const _result = below_autograd(() => ops.cumsum_out.redispatch(ks.and(after_autograd_keyset), self, dim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cumsum_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:7395");
+}, "VariableType::cumsum_out", "engine/ops/native_functions/reduce3.yaml:74", "engine/generated/VariableType.ts:7442");
 registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::_logcumsumexp", self) : null;
   const _result = below_autograd(() => ops._logcumsumexp_default.redispatch(ks.and(after_autograd_keyset), self, dim));
@@ -7405,12 +7452,12 @@ registerKernel(ops._logcumsumexp_default, "Autograd", (ks, self, dim) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:7401");
+}, "VariableType::_logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:91", "engine/generated/VariableType.ts:7448");
 registerKernel(ops._logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops._logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _logcumsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:7409");
+}, "VariableType::_logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:95", "engine/generated/VariableType.ts:7456");
 registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: LogcumsumexpBackward0 | null = null;
@@ -7428,13 +7475,13 @@ registerKernel(ops.logcumsumexp_default, "Autograd", (ks, self, dim) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with logcumsumexp that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:7414");
+}, "VariableType::logcumsumexp_default", "engine/ops/native_functions/reduce3.yaml:99", "engine/generated/VariableType.ts:7461");
 registerKernel(ops.logcumsumexp_out, "Autograd", (ks, self, dim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logcumsumexp");
   const _result = below_autograd(() => ops.logcumsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logcumsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:7432");
+}, "VariableType::logcumsumexp_out", "engine/ops/native_functions/reduce3.yaml:104", "engine/generated/VariableType.ts:7479");
 registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7461,13 +7508,13 @@ registerKernel(ops.logsumexp_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:7438");
+}, "VariableType::logsumexp_default", "engine/ops/native_functions/reduce3.yaml:109", "engine/generated/VariableType.ts:7485");
 registerKernel(ops.logsumexp_out, "Autograd", (ks, self, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logsumexp");
   const _result = below_autograd(() => ops.logsumexp_out.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logsumexp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:7465");
+}, "VariableType::logsumexp_out", "engine/ops/native_functions/reduce3.yaml:115", "engine/generated/VariableType.ts:7512");
 registerKernel(ops.median_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7493,7 +7540,7 @@ registerKernel(ops.median_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:7471");
+}, "VariableType::median_default", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:7518");
 registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7520,13 +7567,13 @@ registerKernel(ops.median_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:7497");
+}, "VariableType::median_dim", "engine/ops/native_functions/reduce3.yaml:128", "engine/generated/VariableType.ts:7544");
 registerKernel(ops.median_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   const _result = below_autograd(() => ops.median_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:7524");
+}, "VariableType::median_dim_values", "engine/ops/native_functions/reduce3.yaml:133", "engine/generated/VariableType.ts:7571");
 registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7552,7 +7599,7 @@ registerKernel(ops.nanmedian_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:7530");
+}, "VariableType::nanmedian_default", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:7577");
 registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7579,13 +7626,46 @@ registerKernel(ops.nanmedian_dim, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:7556");
+}, "VariableType::nanmedian_dim", "engine/ops/native_functions/reduce3.yaml:143", "engine/generated/VariableType.ts:7603");
 registerKernel(ops.nanmedian_dim_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   const _result = below_autograd(() => ops.nanmedian_dim_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:7583");
+}, "VariableType::nanmedian_dim_values", "engine/ops/native_functions/reduce3.yaml:148", "engine/generated/VariableType.ts:7630");
+registerKernel(ops.kthvalue_default, "Autograd", (ks, self, k, dim, keepdim) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_values = isFwGradDefined(self);
+  let grad_fn: KthvalueBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new KthvalueBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_sym_sizes = [...self._impl.sizes()];
+    grad_fn.dim = dim;
+    grad_fn.keepdim = keepdim;
+  }
+  const _result = below_autograd(() => ops.kthvalue_default.redispatch(ks.and(after_autograd_keyset), self, k, dim, keepdim));
+  if (grad_fn) {
+    set_history([differentiable((_result as any)[0]), null], grad_fn);
+    grad_fn.indices_ = new SavedVariable((_result as any)[1], true);
+    note_node_created(grad_fn);
+  }
+  let values_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_values) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const indices: any = (_result as any)[1];
+    values_new_fw_grad_opt = gather_with_keepdimed_indices(self_t, dim, indices, keepdim);
+  }
+  if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
+  return _result;
+}, "VariableType::kthvalue_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:7636");
+registerKernel(ops.kthvalue_values, "Autograd", (ks, self, k, dim, keepdim, values, indices) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("kthvalue");
+  const _result = below_autograd(() => ops.kthvalue_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, keepdim, values, indices));
+  if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with kthvalue_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::kthvalue_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:7663");
 registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7612,13 +7692,13 @@ registerKernel(ops.mode_default, "Autograd", (ks, self, dim, keepdim) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/VariableType.ts:7589");
+}, "VariableType::mode_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:7669");
 registerKernel(ops.mode_values, "Autograd", (ks, self, dim, keepdim, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("mode");
   const _result = below_autograd(() => ops.mode_values.redispatch(ks.and(after_autograd_keyset), self, dim, keepdim, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with mode_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/VariableType.ts:7616");
+}, "VariableType::mode_values", "engine/ops/native_functions/reduce3.yaml:168", "engine/generated/VariableType.ts:7696");
 registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_inverse) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueBackward0 | null = null;
@@ -7633,7 +7713,7 @@ registerKernel(ops._unique_default, "Autograd", (ks, self, sorted, return_invers
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _unique that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:7622");
+}, "VariableType::_unique_default", "engine/ops/native_functions/reduce3.yaml:173", "engine/generated/VariableType.ts:7702");
 registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimBackward0 | null = null;
@@ -7648,7 +7728,7 @@ registerKernel(ops.unique_dim_default, "Autograd", (ks, self, dim, sorted, retur
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_dim that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:7637");
+}, "VariableType::unique_dim_default", "engine/ops/native_functions/reduce3.yaml:179", "engine/generated/VariableType.ts:7717");
 registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inverse, return_counts, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueConsecutiveBackward0 | null = null;
@@ -7663,7 +7743,7 @@ registerKernel(ops.unique_consecutive_default, "Autograd", (ks, self, return_inv
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:7652");
+}, "VariableType::unique_consecutive_default", "engine/ops/native_functions/reduce3.yaml:186", "engine/generated/VariableType.ts:7732");
 registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: UniqueDimConsecutiveBackward0 | null = null;
@@ -7678,7 +7758,7 @@ registerKernel(ops.unique_dim_consecutive_default, "Autograd", (ks, self, dim, r
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:7667");
+}, "VariableType::unique_dim_consecutive_default", "engine/ops/native_functions/reduce3.yaml:193", "engine/generated/VariableType.ts:7747");
 registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inverse, return_counts) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Unique2Backward0 | null = null;
@@ -7693,7 +7773,7 @@ registerKernel(ops._unique2_default, "Autograd", (ks, self, sorted, return_inver
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with _unique2 that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:7682");
+}, "VariableType::_unique2_default", "engine/ops/native_functions/reduce3.yaml:200", "engine/generated/VariableType.ts:7762");
 registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7720,7 +7800,7 @@ registerKernel(ops.norm_ScalarOpt_dtype, "Autograd", (ks, self, p, dtype) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:7697");
+}, "VariableType::norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:208", "engine/generated/VariableType.ts:7777");
 registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7747,7 +7827,7 @@ registerKernel(ops.norm_Scalar, "Autograd", (ks, self, p) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:7724");
+}, "VariableType::norm_Scalar", "engine/ops/native_functions/reduce3.yaml:215", "engine/generated/VariableType.ts:7804");
 registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7776,7 +7856,7 @@ registerKernel(ops.norm_ScalarOpt_dim_dtype, "Autograd", (ks, self, p, dim, keep
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:212", "engine/generated/VariableType.ts:7751");
+}, "VariableType::norm_ScalarOpt_dim_dtype", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:7831");
 registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7805,31 +7885,31 @@ registerKernel(ops.norm_ScalarOpt_dim, "Autograd", (ks, self, p, dim, keepdim) =
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:217", "engine/generated/VariableType.ts:7780");
+}, "VariableType::norm_ScalarOpt_dim", "engine/ops/native_functions/reduce3.yaml:227", "engine/generated/VariableType.ts:7860");
 registerKernel(ops.norm_dtype_out, "Autograd", (ks, self, p, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/VariableType.ts:7809");
+}, "VariableType::norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:232", "engine/generated/VariableType.ts:7889");
 registerKernel(ops.norm_out, "Autograd", (ks, self, p, dim, keepdim, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_out.redispatch(ks.and(after_autograd_keyset), self, p, dim, keepdim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/VariableType.ts:7815");
+}, "VariableType::norm_out", "engine/ops/native_functions/reduce3.yaml:238", "engine/generated/VariableType.ts:7895");
 registerKernel(ops.histc_out, "Autograd", (ks, self, bins, min, max, out) => {
   const _result = below_autograd(() => ops.histc_out.redispatch(ks.and(after_autograd_keyset), self, bins, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with histc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/VariableType.ts:7821");
-registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/VariableType.ts:7826");
+}, "VariableType::histc_out", "engine/ops/native_functions/reduce3.yaml:261", "engine/generated/VariableType.ts:7901");
+registerKernel(ops.histc_default, "Autograd", (ks, self, bins, min, max) => below_autograd(() => ops.histc_default.redispatch(ks.and(after_autograd_keyset), self, bins, min, max)), "VariableType::histc_default", "engine/ops/native_functions/reduce3.yaml:265", "engine/generated/VariableType.ts:7906");
 registerKernel(ops.topk_values, "Autograd", (ks, self, k, dim, largest, sorted, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("topk");
   const _result = below_autograd(() => ops.topk_values.redispatch(ks.and(after_autograd_keyset), self, k, dim, largest, sorted, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with topk_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/VariableType.ts:7827");
+}, "VariableType::topk_values", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:7907");
 registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7855,21 +7935,21 @@ registerKernel(ops.topk_default, "Autograd", (ks, self, k, dim, largest, sorted)
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:276", "engine/generated/VariableType.ts:7833");
-registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/VariableType.ts:7859");
+}, "VariableType::topk_default", "engine/ops/native_functions/reduce3.yaml:286", "engine/generated/VariableType.ts:7913");
+registerKernel(ops.bucketize_Tensor, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Tensor.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Tensor", "engine/ops/native_functions/reduce3.yaml:291", "engine/generated/VariableType.ts:7939");
 registerKernel(ops.bucketize_Tensor_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
   const _result = below_autograd(() => ops.bucketize_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
   if ((isFwGradDefined(self) || isFwGradDefined(boundaries) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/VariableType.ts:7860");
-registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:7865");
-registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/VariableType.ts:7866");
+}, "VariableType::bucketize_Tensor_out", "engine/ops/native_functions/reduce3.yaml:295", "engine/generated/VariableType.ts:7940");
+registerKernel(ops.bucketize_Scalar, "Autograd", (ks, self, boundaries, out_int32, right) => below_autograd(() => ops.bucketize_Scalar.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right)), "VariableType::bucketize_Scalar", "engine/ops/native_functions/reduce3.yaml:299", "engine/generated/VariableType.ts:7945");
+registerKernel(ops.searchsorted_Tensor, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Tensor.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Tensor", "engine/ops/native_functions/reduce3.yaml:304", "engine/generated/VariableType.ts:7946");
 registerKernel(ops.searchsorted_Tensor_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const _result = below_autograd(() => ops.searchsorted_Tensor_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
   if ((isFwGradDefined(sorted_sequence) || isFwGradDefined(self) || isFwGradDefined(sorter) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/VariableType.ts:7867");
-registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:7872");
+}, "VariableType::searchsorted_Tensor_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:7947");
+registerKernel(ops.searchsorted_Scalar, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter) => below_autograd(() => ops.searchsorted_Scalar.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter)), "VariableType::searchsorted_Scalar", "engine/ops/native_functions/reduce3.yaml:312", "engine/generated/VariableType.ts:7952");
 registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) => {
   const grad_fn = compute_requires_grad(self, weights) ? not_implemented_node("aten::bincount", self, weights) : null;
   const _result = below_autograd(() => ops.bincount_default.redispatch(ks.and(after_autograd_keyset), self, weights, minlength));
@@ -7877,7 +7957,7 @@ registerKernel(ops.bincount_default, "Autograd", (ks, self, weights, minlength) 
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(weights))) throw new NotImplementedError("Trying to use forward AD with bincount that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:7873");
+}, "VariableType::bincount_default", "engine/ops/native_functions/reduce3.yaml:318", "engine/generated/VariableType.ts:7953");
 registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, keepdim, dtype) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -7906,13 +7986,13 @@ registerKernel(ops.linalg_vector_norm_default, "Autograd", (ks, self, ord, dim, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:316", "engine/generated/VariableType.ts:7881");
+}, "VariableType::linalg_vector_norm_default", "engine/ops/native_functions/reduce3.yaml:326", "engine/generated/VariableType.ts:7961");
 registerKernel(ops.linalg_vector_norm_out, "Autograd", (ks, self, ord, dim, keepdim, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("linalg_vector_norm");
   const _result = below_autograd(() => ops.linalg_vector_norm_out.redispatch(ks.and(after_autograd_keyset), self, ord, dim, keepdim, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with linalg_vector_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/VariableType.ts:7910");
+}, "VariableType::linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:331", "engine/generated/VariableType.ts:7990");
 registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   const _any_requires_grad = compute_requires_grad(self, other);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(other);
@@ -7937,25 +8017,25 @@ registerKernel(ops.where_self, "Autograd", (ks, condition, self, other) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:7916");
+}, "VariableType::where_self", "engine/ops/native_functions/select.yaml:12", "engine/generated/VariableType.ts:7996");
 registerKernel(ops.where_self_out, "Autograd", (ks, condition, self, other, out) => {
   if (compute_requires_grad(condition, self, other)) throw_error_out_requires_grad("where");
   const _result = below_autograd(() => ops.where_self_out.redispatch(ks.and(after_autograd_keyset), condition, self, other, out));
   if ((isFwGradDefined(condition) || isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with where_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:7941");
+}, "VariableType::where_self_out", "engine/ops/native_functions/select.yaml:18", "engine/generated/VariableType.ts:8021");
 registerKernel(ops.sort_values, "Autograd", (ks, self, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   const _result = below_autograd(() => ops.sort_values.redispatch(ks.and(after_autograd_keyset), self, dim, descending, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:7947");
+}, "VariableType::sort_values", "engine/ops/native_functions/select.yaml:40", "engine/generated/VariableType.ts:8027");
 registerKernel(ops.sort_values_stable, "Autograd", (ks, self, stable, dim, descending, values, indices) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sort");
   const _result = below_autograd(() => ops.sort_values_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, values, indices));
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with sort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:7953");
+}, "VariableType::sort_values_stable", "engine/ops/native_functions/select.yaml:45", "engine/generated/VariableType.ts:8033");
 registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -7981,7 +8061,7 @@ registerKernel(ops.sort_default, "Autograd", (ks, self, dim, descending) => {
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:7959");
+}, "VariableType::sort_default", "engine/ops/native_functions/select.yaml:50", "engine/generated/VariableType.ts:8039");
 registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_values = isFwGradDefined(self);
@@ -8007,8 +8087,8 @@ registerKernel(ops.sort_stable, "Autograd", (ks, self, stable, dim, descending) 
   }
   if (values_new_fw_grad_opt && (_result as any)[0]) set_fw_grad((_result as any)[0], values_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:7985");
-registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:8011");
+}, "VariableType::sort_stable", "engine/ops/native_functions/select.yaml:56", "engine/generated/VariableType.ts:8065");
+registerKernel(ops.argsort_stable, "Autograd", (ks, self, stable, dim, descending) => below_autograd(() => ops.argsort_stable.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending)), "VariableType::argsort_stable", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:8091");
 registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, storage_offset) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8034,7 +8114,7 @@ registerKernel(ops.as_strided_default, "Autograd", (ks, self, size, stride, stor
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:8012");
+}, "VariableType::as_strided_default", "engine/ops/native_functions/shape.yaml:19", "engine/generated/VariableType.ts:8092");
 registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8056,7 +8136,7 @@ registerKernel(ops.alias_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:8038");
+}, "VariableType::alias_default", "engine/ops/native_functions/shape.yaml:26", "engine/generated/VariableType.ts:8118");
 registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8079,7 +8159,7 @@ registerKernel(ops._reshape_alias_default, "Autograd", (ks, self, size, stride) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:8060");
+}, "VariableType::_reshape_alias_default", "engine/ops/native_functions/shape.yaml:53", "engine/generated/VariableType.ts:8140");
 registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8102,7 +8182,7 @@ registerKernel(ops._unsafe_view_default, "Autograd", (ks, self, size) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:8083");
+}, "VariableType::_unsafe_view_default", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:8163");
 registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8125,7 +8205,7 @@ registerKernel(ops.squeeze_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:8106");
+}, "VariableType::squeeze_default", "engine/ops/native_functions/shape.yaml:82", "engine/generated/VariableType.ts:8186");
 registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8149,7 +8229,7 @@ registerKernel(ops.squeeze_dim, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:8129");
+}, "VariableType::squeeze_dim", "engine/ops/native_functions/shape.yaml:88", "engine/generated/VariableType.ts:8209");
 registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8172,7 +8252,7 @@ registerKernel(ops.unsqueeze_default, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:8153");
+}, "VariableType::unsqueeze_default", "engine/ops/native_functions/shape.yaml:94", "engine/generated/VariableType.ts:8233");
 registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8196,7 +8276,7 @@ registerKernel(ops.transpose_int, "Autograd", (ks, self, dim0, dim1) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:8176");
+}, "VariableType::transpose_int", "engine/ops/native_functions/shape.yaml:102", "engine/generated/VariableType.ts:8256");
 registerKernel(ops.t_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8218,7 +8298,7 @@ registerKernel(ops.t_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:8200");
+}, "VariableType::t_default", "engine/ops/native_functions/shape.yaml:108", "engine/generated/VariableType.ts:8280");
 registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8241,7 +8321,7 @@ registerKernel(ops.permute_default, "Autograd", (ks, self, dims) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:8222");
+}, "VariableType::permute_default", "engine/ops/native_functions/shape.yaml:114", "engine/generated/VariableType.ts:8302");
 registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8264,7 +8344,7 @@ registerKernel(ops.expand_default, "Autograd", (ks, self, size, implicit) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:8245");
+}, "VariableType::expand_default", "engine/ops/native_functions/shape.yaml:142", "engine/generated/VariableType.ts:8325");
 registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8289,7 +8369,7 @@ registerKernel(ops.select_int, "Autograd", (ks, self, dim, index) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:8268");
+}, "VariableType::select_int", "engine/ops/native_functions/shape.yaml:168", "engine/generated/VariableType.ts:8348");
 registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8316,7 +8396,7 @@ registerKernel(ops.slice_Tensor, "Autograd", (ks, self, dim, start, end, step) =
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:8293");
+}, "VariableType::slice_Tensor", "engine/ops/native_functions/shape.yaml:174", "engine/generated/VariableType.ts:8373");
 registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8342,7 +8422,7 @@ registerKernel(ops.unfold_default, "Autograd", (ks, self, dimension, size, step)
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:8320");
+}, "VariableType::unfold_default", "engine/ops/native_functions/shape.yaml:180", "engine/generated/VariableType.ts:8400");
 registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8368,7 +8448,7 @@ registerKernel(ops.diagonal_default, "Autograd", (ks, self, offset, dim1, dim2) 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:8346");
+}, "VariableType::diagonal_default", "engine/ops/native_functions/shape.yaml:186", "engine/generated/VariableType.ts:8426");
 registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8394,7 +8474,7 @@ registerKernel(ops.split_Tensor, "Autograd", (ks, self, split_size, dim) => {
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:8372");
+}, "VariableType::split_Tensor", "engine/ops/native_functions/shape.yaml:193", "engine/generated/VariableType.ts:8452");
 registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8420,7 +8500,7 @@ registerKernel(ops.split_with_sizes_default, "Autograd", (ks, self, split_sizes,
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:8398");
+}, "VariableType::split_with_sizes_default", "engine/ops/native_functions/shape.yaml:204", "engine/generated/VariableType.ts:8478");
 registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8443,7 +8523,7 @@ registerKernel(ops.unbind_int, "Autograd", (ks, self, dim) => {
   }
   if (result_new_fw_grad_opt) ((_result as any) as Tensor[]).forEach((t, i) => { if (result_new_fw_grad_opt[i]) set_fw_grad(t, result_new_fw_grad_opt[i], 0, false); });
   return _result;
-}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:8424");
+}, "VariableType::unbind_int", "engine/ops/native_functions/shape.yaml:216", "engine/generated/VariableType.ts:8504");
 registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8465,7 +8545,7 @@ registerKernel(ops.clone_default, "Autograd", (ks, self, memory_format) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:8447");
+}, "VariableType::clone_default", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:8527");
 registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, non_blocking, memory_format) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8488,7 +8568,7 @@ registerKernel(ops._to_copy_default, "Autograd", (ks, self, dtype, layout, devic
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:8469");
+}, "VariableType::_to_copy_default", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:8549");
 registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8511,14 +8591,14 @@ registerKernel(ops.zero__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:8492");
-registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:8515");
-registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:8516");
-registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:8517");
-registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:8518");
-registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:8519");
-registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:8520");
-registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:8521");
+}, "VariableType::zero__default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:8572");
+registerKernel(ops.empty_strided_default, "Autograd", (ks, size, stride, dtype, layout, device, pin_memory) => below_autograd(() => ops.empty_strided_default.redispatch(ks.and(after_autograd_keyset), size, stride, dtype, layout, device, pin_memory)), "VariableType::empty_strided_default", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:8595");
+registerKernel(ops.empty_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.empty_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::empty_like_default", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:8596");
+registerKernel(ops.zeros_default, "Autograd", (ks, size, dtype, layout, device, pin_memory) => below_autograd(() => ops.zeros_default.redispatch(ks.and(after_autograd_keyset), size, dtype, layout, device, pin_memory)), "VariableType::zeros_default", "engine/ops/native_functions/shape.yaml:296", "engine/generated/VariableType.ts:8597");
+registerKernel(ops.zeros_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.zeros_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::zeros_like_default", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:8598");
+registerKernel(ops.ones_like_default, "Autograd", (ks, self, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.ones_like_default.redispatch(ks.and(after_autograd_keyset), self, dtype, layout, device, pin_memory, memory_format)), "VariableType::ones_like_default", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:8599");
+registerKernel(ops.full_default, "Autograd", (ks, size, fill_value, dtype, layout, device, pin_memory) => below_autograd(() => ops.full_default.redispatch(ks.and(after_autograd_keyset), size, fill_value, dtype, layout, device, pin_memory)), "VariableType::full_default", "engine/ops/native_functions/shape.yaml:314", "engine/generated/VariableType.ts:8600");
+registerKernel(ops.full_like_default, "Autograd", (ks, self, fill_value, dtype, layout, device, pin_memory, memory_format) => below_autograd(() => ops.full_like_default.redispatch(ks.and(after_autograd_keyset), self, fill_value, dtype, layout, device, pin_memory, memory_format)), "VariableType::full_like_default", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:8601");
 registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8540,7 +8620,7 @@ registerKernel(ops.neg_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:8522");
+}, "VariableType::neg_default", "engine/ops/native_functions/unary.yaml:19", "engine/generated/VariableType.ts:8602");
 registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8564,13 +8644,13 @@ registerKernel(ops.neg__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:8544");
+}, "VariableType::neg__default", "engine/ops/native_functions/unary.yaml:23", "engine/generated/VariableType.ts:8624");
 registerKernel(ops.neg_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("neg");
   const _result = below_autograd(() => ops.neg_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with neg_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:8568");
+}, "VariableType::neg_out", "engine/ops/native_functions/unary.yaml:27", "engine/generated/VariableType.ts:8648");
 registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8595,7 +8675,7 @@ registerKernel(ops.abs_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:8574");
+}, "VariableType::abs_default", "engine/ops/native_functions/unary.yaml:48", "engine/generated/VariableType.ts:8654");
 registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8626,13 +8706,13 @@ registerKernel(ops.abs__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:8599");
+}, "VariableType::abs__default", "engine/ops/native_functions/unary.yaml:53", "engine/generated/VariableType.ts:8679");
 registerKernel(ops.abs_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("abs");
   const _result = below_autograd(() => ops.abs_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with abs_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:8630");
+}, "VariableType::abs_out", "engine/ops/native_functions/unary.yaml:58", "engine/generated/VariableType.ts:8710");
 registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8654,7 +8734,7 @@ registerKernel(ops.sign_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:8636");
+}, "VariableType::sign_default", "engine/ops/native_functions/unary.yaml:77", "engine/generated/VariableType.ts:8716");
 registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8678,13 +8758,13 @@ registerKernel(ops.sign__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:8658");
+}, "VariableType::sign__default", "engine/ops/native_functions/unary.yaml:81", "engine/generated/VariableType.ts:8738");
 registerKernel(ops.sign_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sign");
   const _result = below_autograd(() => ops.sign_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sign_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:8682");
+}, "VariableType::sign_out", "engine/ops/native_functions/unary.yaml:85", "engine/generated/VariableType.ts:8762");
 registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8710,7 +8790,7 @@ registerKernel(ops.sgn_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:8688");
+}, "VariableType::sgn_default", "engine/ops/native_functions/unary.yaml:91", "engine/generated/VariableType.ts:8768");
 registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8741,13 +8821,13 @@ registerKernel(ops.sgn__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:8714");
+}, "VariableType::sgn__default", "engine/ops/native_functions/unary.yaml:95", "engine/generated/VariableType.ts:8794");
 registerKernel(ops.sgn_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sgn");
   const _result = below_autograd(() => ops.sgn_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sgn_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:8745");
+}, "VariableType::sgn_out", "engine/ops/native_functions/unary.yaml:99", "engine/generated/VariableType.ts:8825");
 registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8771,7 +8851,7 @@ registerKernel(ops.exp_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:8751");
+}, "VariableType::exp_default", "engine/ops/native_functions/unary.yaml:106", "engine/generated/VariableType.ts:8831");
 registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8797,13 +8877,13 @@ registerKernel(ops.exp__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:8775");
+}, "VariableType::exp__default", "engine/ops/native_functions/unary.yaml:110", "engine/generated/VariableType.ts:8855");
 registerKernel(ops.exp_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp");
   const _result = below_autograd(() => ops.exp_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with exp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:8801");
+}, "VariableType::exp_out", "engine/ops/native_functions/unary.yaml:114", "engine/generated/VariableType.ts:8881");
 registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8827,7 +8907,7 @@ registerKernel(ops.exp2_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:8807");
+}, "VariableType::exp2_default", "engine/ops/native_functions/unary.yaml:120", "engine/generated/VariableType.ts:8887");
 registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8853,13 +8933,13 @@ registerKernel(ops.exp2__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:8831");
+}, "VariableType::exp2__default", "engine/ops/native_functions/unary.yaml:124", "engine/generated/VariableType.ts:8911");
 registerKernel(ops.exp2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("exp2");
   const _result = below_autograd(() => ops.exp2_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with exp2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:8857");
+}, "VariableType::exp2_out", "engine/ops/native_functions/unary.yaml:128", "engine/generated/VariableType.ts:8937");
 registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8883,7 +8963,7 @@ registerKernel(ops.expm1_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:8863");
+}, "VariableType::expm1_default", "engine/ops/native_functions/unary.yaml:134", "engine/generated/VariableType.ts:8943");
 registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8909,13 +8989,13 @@ registerKernel(ops.expm1__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:8887");
+}, "VariableType::expm1__default", "engine/ops/native_functions/unary.yaml:138", "engine/generated/VariableType.ts:8967");
 registerKernel(ops.expm1_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("expm1");
   const _result = below_autograd(() => ops.expm1_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with expm1_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:8913");
+}, "VariableType::expm1_out", "engine/ops/native_functions/unary.yaml:142", "engine/generated/VariableType.ts:8993");
 registerKernel(ops.log_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8939,7 +9019,7 @@ registerKernel(ops.log_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:8919");
+}, "VariableType::log_default", "engine/ops/native_functions/unary.yaml:148", "engine/generated/VariableType.ts:8999");
 registerKernel(ops.log__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -8969,13 +9049,13 @@ registerKernel(ops.log__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:8943");
+}, "VariableType::log__default", "engine/ops/native_functions/unary.yaml:152", "engine/generated/VariableType.ts:9023");
 registerKernel(ops.log_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log");
   const _result = below_autograd(() => ops.log_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:8973");
+}, "VariableType::log_out", "engine/ops/native_functions/unary.yaml:156", "engine/generated/VariableType.ts:9053");
 registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -8999,7 +9079,7 @@ registerKernel(ops.log2_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:8979");
+}, "VariableType::log2_default", "engine/ops/native_functions/unary.yaml:162", "engine/generated/VariableType.ts:9059");
 registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9029,13 +9109,13 @@ registerKernel(ops.log2__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:9003");
+}, "VariableType::log2__default", "engine/ops/native_functions/unary.yaml:166", "engine/generated/VariableType.ts:9083");
 registerKernel(ops.log2_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log2");
   const _result = below_autograd(() => ops.log2_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:9033");
+}, "VariableType::log2_out", "engine/ops/native_functions/unary.yaml:170", "engine/generated/VariableType.ts:9113");
 registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9059,7 +9139,7 @@ registerKernel(ops.log10_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:9039");
+}, "VariableType::log10_default", "engine/ops/native_functions/unary.yaml:176", "engine/generated/VariableType.ts:9119");
 registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9089,13 +9169,13 @@ registerKernel(ops.log10__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:9063");
+}, "VariableType::log10__default", "engine/ops/native_functions/unary.yaml:180", "engine/generated/VariableType.ts:9143");
 registerKernel(ops.log10_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log10");
   const _result = below_autograd(() => ops.log10_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log10_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:9093");
+}, "VariableType::log10_out", "engine/ops/native_functions/unary.yaml:184", "engine/generated/VariableType.ts:9173");
 registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9119,7 +9199,7 @@ registerKernel(ops.log1p_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:9099");
+}, "VariableType::log1p_default", "engine/ops/native_functions/unary.yaml:190", "engine/generated/VariableType.ts:9179");
 registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9149,13 +9229,13 @@ registerKernel(ops.log1p__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:9123");
+}, "VariableType::log1p__default", "engine/ops/native_functions/unary.yaml:194", "engine/generated/VariableType.ts:9203");
 registerKernel(ops.log1p_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("log1p");
   const _result = below_autograd(() => ops.log1p_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with log1p_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:9153");
+}, "VariableType::log1p_out", "engine/ops/native_functions/unary.yaml:198", "engine/generated/VariableType.ts:9233");
 registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9179,7 +9259,7 @@ registerKernel(ops.sqrt_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:9159");
+}, "VariableType::sqrt_default", "engine/ops/native_functions/unary.yaml:204", "engine/generated/VariableType.ts:9239");
 registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9205,13 +9285,13 @@ registerKernel(ops.sqrt__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:9183");
+}, "VariableType::sqrt__default", "engine/ops/native_functions/unary.yaml:208", "engine/generated/VariableType.ts:9263");
 registerKernel(ops.sqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sqrt");
   const _result = below_autograd(() => ops.sqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sqrt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:9209");
+}, "VariableType::sqrt_out", "engine/ops/native_functions/unary.yaml:212", "engine/generated/VariableType.ts:9289");
 registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9235,7 +9315,7 @@ registerKernel(ops.rsqrt_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:9215");
+}, "VariableType::rsqrt_default", "engine/ops/native_functions/unary.yaml:218", "engine/generated/VariableType.ts:9295");
 registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9261,13 +9341,13 @@ registerKernel(ops.rsqrt__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:9239");
+}, "VariableType::rsqrt__default", "engine/ops/native_functions/unary.yaml:222", "engine/generated/VariableType.ts:9319");
 registerKernel(ops.rsqrt_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsqrt");
   const _result = below_autograd(() => ops.rsqrt_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsqrt_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:9265");
+}, "VariableType::rsqrt_out", "engine/ops/native_functions/unary.yaml:226", "engine/generated/VariableType.ts:9345");
 registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9291,7 +9371,7 @@ registerKernel(ops.reciprocal_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:9271");
+}, "VariableType::reciprocal_default", "engine/ops/native_functions/unary.yaml:232", "engine/generated/VariableType.ts:9351");
 registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9317,13 +9397,13 @@ registerKernel(ops.reciprocal__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:9295");
+}, "VariableType::reciprocal__default", "engine/ops/native_functions/unary.yaml:236", "engine/generated/VariableType.ts:9375");
 registerKernel(ops.reciprocal_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("reciprocal");
   const _result = below_autograd(() => ops.reciprocal_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with reciprocal_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:9321");
+}, "VariableType::reciprocal_out", "engine/ops/native_functions/unary.yaml:240", "engine/generated/VariableType.ts:9401");
 registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9347,7 +9427,7 @@ registerKernel(ops.sin_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:9327");
+}, "VariableType::sin_default", "engine/ops/native_functions/unary.yaml:262", "engine/generated/VariableType.ts:9407");
 registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9377,13 +9457,13 @@ registerKernel(ops.sin__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:9351");
+}, "VariableType::sin__default", "engine/ops/native_functions/unary.yaml:266", "engine/generated/VariableType.ts:9431");
 registerKernel(ops.sin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sin");
   const _result = below_autograd(() => ops.sin_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:9381");
+}, "VariableType::sin_out", "engine/ops/native_functions/unary.yaml:270", "engine/generated/VariableType.ts:9461");
 registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9407,7 +9487,7 @@ registerKernel(ops.cos_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:9387");
+}, "VariableType::cos_default", "engine/ops/native_functions/unary.yaml:276", "engine/generated/VariableType.ts:9467");
 registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9437,13 +9517,13 @@ registerKernel(ops.cos__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:9411");
+}, "VariableType::cos__default", "engine/ops/native_functions/unary.yaml:280", "engine/generated/VariableType.ts:9491");
 registerKernel(ops.cos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cos");
   const _result = below_autograd(() => ops.cos_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cos_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:9441");
+}, "VariableType::cos_out", "engine/ops/native_functions/unary.yaml:284", "engine/generated/VariableType.ts:9521");
 registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9467,7 +9547,7 @@ registerKernel(ops.tan_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:9447");
+}, "VariableType::tan_default", "engine/ops/native_functions/unary.yaml:290", "engine/generated/VariableType.ts:9527");
 registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9493,13 +9573,13 @@ registerKernel(ops.tan__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:9471");
+}, "VariableType::tan__default", "engine/ops/native_functions/unary.yaml:294", "engine/generated/VariableType.ts:9551");
 registerKernel(ops.tan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tan");
   const _result = below_autograd(() => ops.tan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:9497");
+}, "VariableType::tan_out", "engine/ops/native_functions/unary.yaml:298", "engine/generated/VariableType.ts:9577");
 registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9523,7 +9603,7 @@ registerKernel(ops.asin_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:9503");
+}, "VariableType::asin_default", "engine/ops/native_functions/unary.yaml:304", "engine/generated/VariableType.ts:9583");
 registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9553,13 +9633,13 @@ registerKernel(ops.asin__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:9527");
+}, "VariableType::asin__default", "engine/ops/native_functions/unary.yaml:308", "engine/generated/VariableType.ts:9607");
 registerKernel(ops.asin_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("asin");
   const _result = below_autograd(() => ops.asin_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with asin_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:9557");
+}, "VariableType::asin_out", "engine/ops/native_functions/unary.yaml:312", "engine/generated/VariableType.ts:9637");
 registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9583,7 +9663,7 @@ registerKernel(ops.acos_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:9563");
+}, "VariableType::acos_default", "engine/ops/native_functions/unary.yaml:332", "engine/generated/VariableType.ts:9643");
 registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9613,13 +9693,13 @@ registerKernel(ops.acos__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:9587");
+}, "VariableType::acos__default", "engine/ops/native_functions/unary.yaml:336", "engine/generated/VariableType.ts:9667");
 registerKernel(ops.acos_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("acos");
   const _result = below_autograd(() => ops.acos_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with acos_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:9617");
+}, "VariableType::acos_out", "engine/ops/native_functions/unary.yaml:340", "engine/generated/VariableType.ts:9697");
 registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9643,7 +9723,7 @@ registerKernel(ops.atan_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:9623");
+}, "VariableType::atan_default", "engine/ops/native_functions/unary.yaml:360", "engine/generated/VariableType.ts:9703");
 registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9673,13 +9753,13 @@ registerKernel(ops.atan__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:9647");
+}, "VariableType::atan__default", "engine/ops/native_functions/unary.yaml:364", "engine/generated/VariableType.ts:9727");
 registerKernel(ops.atan_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("atan");
   const _result = below_autograd(() => ops.atan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with atan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:9677");
+}, "VariableType::atan_out", "engine/ops/native_functions/unary.yaml:368", "engine/generated/VariableType.ts:9757");
 registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9703,7 +9783,7 @@ registerKernel(ops.sinh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:9683");
+}, "VariableType::sinh_default", "engine/ops/native_functions/unary.yaml:388", "engine/generated/VariableType.ts:9763");
 registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9733,13 +9813,13 @@ registerKernel(ops.sinh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:9707");
+}, "VariableType::sinh__default", "engine/ops/native_functions/unary.yaml:392", "engine/generated/VariableType.ts:9787");
 registerKernel(ops.sinh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sinh");
   const _result = below_autograd(() => ops.sinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sinh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:9737");
+}, "VariableType::sinh_out", "engine/ops/native_functions/unary.yaml:396", "engine/generated/VariableType.ts:9817");
 registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9763,7 +9843,7 @@ registerKernel(ops.cosh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:9743");
+}, "VariableType::cosh_default", "engine/ops/native_functions/unary.yaml:402", "engine/generated/VariableType.ts:9823");
 registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9793,13 +9873,13 @@ registerKernel(ops.cosh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:9767");
+}, "VariableType::cosh__default", "engine/ops/native_functions/unary.yaml:406", "engine/generated/VariableType.ts:9847");
 registerKernel(ops.cosh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("cosh");
   const _result = below_autograd(() => ops.cosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with cosh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:9797");
+}, "VariableType::cosh_out", "engine/ops/native_functions/unary.yaml:410", "engine/generated/VariableType.ts:9877");
 registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9823,7 +9903,7 @@ registerKernel(ops.tanh_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:9803");
+}, "VariableType::tanh_default", "engine/ops/native_functions/unary.yaml:416", "engine/generated/VariableType.ts:9883");
 registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9849,13 +9929,361 @@ registerKernel(ops.tanh__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:9827");
+}, "VariableType::tanh__default", "engine/ops/native_functions/unary.yaml:420", "engine/generated/VariableType.ts:9907");
 registerKernel(ops.tanh_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("tanh");
   const _result = below_autograd(() => ops.tanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with tanh_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:9853");
+}, "VariableType::tanh_out", "engine/ops/native_functions/unary.yaml:424", "engine/generated/VariableType.ts:9933");
+registerKernel(ops.asinh_default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
+  let grad_fn: AsinhBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AsinhBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
+  const _result = below_autograd(() => ops.asinh_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.pow(2).add(1).rsqrt());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
+  return _result;
+}, "VariableType::asinh_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:9939");
+registerKernel(ops.asinh__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
+  check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
+  let grad_fn: AsinhBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AsinhBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+  }
+  const _result = below_autograd(() => ops.asinh__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.pow(2).add(1).rsqrt())) : original_self_t.mul(original_self_p.pow(2).add(1).rsqrt());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
+  return _result;
+}, "VariableType::asinh__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:9963");
+registerKernel(ops.asinh_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("asinh");
+  const _result = below_autograd(() => ops.asinh_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with asinh_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::asinh_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:9993");
+registerKernel(ops.acosh_default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
+  let grad_fn: AcoshBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AcoshBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
+  const _result = below_autograd(() => ops.acosh_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.pow(2).sub(1).rsqrt());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
+  return _result;
+}, "VariableType::acosh_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:9999");
+registerKernel(ops.acosh__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
+  check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
+  let grad_fn: AcoshBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AcoshBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+  }
+  const _result = below_autograd(() => ops.acosh__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.pow(2).sub(1).rsqrt())) : original_self_t.mul(original_self_p.pow(2).sub(1).rsqrt());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
+  return _result;
+}, "VariableType::acosh__default", "engine/ops/native_functions/unary.yaml:449", "engine/generated/VariableType.ts:10023");
+registerKernel(ops.acosh_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("acosh");
+  const _result = below_autograd(() => ops.acosh_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with acosh_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::acosh_out", "engine/ops/native_functions/unary.yaml:453", "engine/generated/VariableType.ts:10053");
+registerKernel(ops.atanh_default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
+  let grad_fn: AtanhBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AtanhBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
+  const _result = below_autograd(() => ops.atanh_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.div(self_p.pow(2).neg().add(1));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
+  return _result;
+}, "VariableType::atanh_default", "engine/ops/native_functions/unary.yaml:459", "engine/generated/VariableType.ts:10059");
+registerKernel(ops.atanh__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
+  check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
+  let grad_fn: AtanhBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new AtanhBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+  }
+  const _result = below_autograd(() => ops.atanh__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.div(original_self_p.pow(2).neg().add(1))) : original_self_t.div(original_self_p.pow(2).neg().add(1));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
+  return _result;
+}, "VariableType::atanh__default", "engine/ops/native_functions/unary.yaml:463", "engine/generated/VariableType.ts:10083");
+registerKernel(ops.atanh_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("atanh");
+  const _result = below_autograd(() => ops.atanh_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with atanh_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::atanh_out", "engine/ops/native_functions/unary.yaml:467", "engine/generated/VariableType.ts:10113");
+registerKernel(ops.lgamma_default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
+  let grad_fn: LgammaBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LgammaBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
+  const _result = below_autograd(() => ops.lgamma_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(self_p.digamma());
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
+  return _result;
+}, "VariableType::lgamma_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:10119");
+registerKernel(ops.lgamma__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
+  check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
+  let grad_fn: LgammaBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new LgammaBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+  }
+  const _result = below_autograd(() => ops.lgamma__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(original_self_p.digamma())) : original_self_t.mul(original_self_p.digamma());
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
+  return _result;
+}, "VariableType::lgamma__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:10143");
+registerKernel(ops.lgamma_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("lgamma");
+  const _result = below_autograd(() => ops.lgamma_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with lgamma_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::lgamma_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:10173");
+registerKernel(ops.digamma_default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
+  let grad_fn: DigammaBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new DigammaBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
+  const _result = below_autograd(() => ops.digamma_default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(torch.polygamma(1, self_p));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
+  return _result;
+}, "VariableType::digamma_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:10179");
+registerKernel(ops.digamma__default, "Autograd", (ks, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_self = isFwGradDefined(self);
+  check_inplace(self, _any_requires_grad);
+  let original_self: Tensor | null = null;
+  if (_any_has_forward_grad_self) original_self = ops.clone_default.call(self, null) as Tensor;
+  let grad_fn: DigammaBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new DigammaBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+  }
+  const _result = below_autograd(() => ops.digamma__default.redispatch(ks.and(after_autograd_keyset), self));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  let self_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_self) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_like_default.call(self, null, null, null, null, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    const original_self_t_raw: any = fw_grad(original_self!, 0);
+    const original_self_t: any = original_self_t_raw !== null ? original_self_t_raw : ops.zeros_like_default.call(original_self, null, null, null, null, null);
+    const original_self_p: any = ops._fw_primal_default.call(original_self, 0);
+    self_new_fw_grad_opt = self_t_raw !== null ? self_t_raw.copy_(original_self_t.mul(torch.polygamma(1, original_self_p))) : original_self_t.mul(torch.polygamma(1, original_self_p));
+  }
+  if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
+  return _result;
+}, "VariableType::digamma__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:10203");
+registerKernel(ops.digamma_out, "Autograd", (ks, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("digamma");
+  const _result = below_autograd(() => ops.digamma_out.redispatch(ks.and(after_autograd_keyset), self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with digamma_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::digamma_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:10233");
+registerKernel(ops.polygamma_out, "Autograd", (ks, n, self, out) => {
+  if (compute_requires_grad(self)) throw_error_out_requires_grad("polygamma");
+  const _result = below_autograd(() => ops.polygamma_out.redispatch(ks.and(after_autograd_keyset), n, self, out));
+  if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with polygamma_out that does not support it because it is an out= function");
+  return _result;
+}, "VariableType::polygamma_out", "engine/ops/native_functions/unary.yaml:502", "engine/generated/VariableType.ts:10239");
+registerKernel(ops.polygamma_default, "Autograd", (ks, n, self) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  const _any_has_forward_grad_result = isFwGradDefined(self);
+  let grad_fn: PolygammaBackward0 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new PolygammaBackward0();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.n = n;
+    grad_fn.self_ = new SavedVariable(self, false);
+  }
+  const _result = below_autograd(() => ops.polygamma_default.redispatch(ks.and(after_autograd_keyset), n, self));
+  if (grad_fn) {
+    set_history(differentiable(_result as Tensor), grad_fn);
+    note_node_created(grad_fn);
+  }
+  let result_new_fw_grad_opt: any = null;
+  if (_any_has_forward_grad_result) {
+    const self_t_raw: any = self ? fw_grad(self, 0) : null;
+    const self_t: any = self_t_raw !== null || !self ? self_t_raw : ops.zeros_default.call([...self._impl.sizes()], self.dtype, null, self.device, null);
+    const self_p: any = self ? ops._fw_primal_default.call(self, 0) : null;
+    result_new_fw_grad_opt = self_t.mul(torch.polygamma(n + 1, self_p));
+  }
+  if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
+  return _result;
+}, "VariableType::polygamma_default", "engine/ops/native_functions/unary.yaml:508", "engine/generated/VariableType.ts:10245");
+registerKernel(ops.polygamma__default, "Autograd", (ks, self, n) => {
+  const _any_requires_grad = compute_requires_grad(self);
+  check_inplace(self, _any_requires_grad);
+  let grad_fn: PolygammaBackward1 | null = null;
+  if (_any_requires_grad) {
+    grad_fn = new PolygammaBackward1();
+    grad_fn.set_next_edges(collect_next_edges(self));
+    grad_fn.self_ = new SavedVariable(clone_default.call(self, null) as Tensor, false);
+    grad_fn.n = n;
+  }
+  const _result = below_autograd(() => ops.polygamma__default.redispatch(ks.and(after_autograd_keyset), self, n));
+  if (grad_fn) {
+    rebase_history(self, grad_fn);
+    note_node_created(grad_fn);
+  }
+  return _result;
+}, "VariableType::polygamma__default", "engine/ops/native_functions/unary.yaml:512", "engine/generated/VariableType.ts:10270");
 registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9879,7 +10307,7 @@ registerKernel(ops.sigmoid_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:431", "engine/generated/VariableType.ts:9859");
+}, "VariableType::sigmoid_default", "engine/ops/native_functions/unary.yaml:518", "engine/generated/VariableType.ts:10287");
 registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9905,13 +10333,13 @@ registerKernel(ops.sigmoid__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:435", "engine/generated/VariableType.ts:9883");
+}, "VariableType::sigmoid__default", "engine/ops/native_functions/unary.yaml:522", "engine/generated/VariableType.ts:10311");
 registerKernel(ops.sigmoid_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sigmoid");
   const _result = below_autograd(() => ops.sigmoid_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sigmoid_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/VariableType.ts:9909");
+}, "VariableType::sigmoid_out", "engine/ops/native_functions/unary.yaml:526", "engine/generated/VariableType.ts:10337");
 registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9936,7 +10364,7 @@ registerKernel(ops.logit_default, "Autograd", (ks, self, eps) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:445", "engine/generated/VariableType.ts:9915");
+}, "VariableType::logit_default", "engine/ops/native_functions/unary.yaml:532", "engine/generated/VariableType.ts:10343");
 registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -9967,13 +10395,13 @@ registerKernel(ops.logit__default, "Autograd", (ks, self, eps) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:450", "engine/generated/VariableType.ts:9940");
+}, "VariableType::logit__default", "engine/ops/native_functions/unary.yaml:537", "engine/generated/VariableType.ts:10368");
 registerKernel(ops.logit_out, "Autograd", (ks, self, eps, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("logit");
   const _result = below_autograd(() => ops.logit_out.redispatch(ks.and(after_autograd_keyset), self, eps, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logit_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/VariableType.ts:9971");
+}, "VariableType::logit_out", "engine/ops/native_functions/unary.yaml:542", "engine/generated/VariableType.ts:10399");
 registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -9997,7 +10425,7 @@ registerKernel(ops.erf_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:460", "engine/generated/VariableType.ts:9977");
+}, "VariableType::erf_default", "engine/ops/native_functions/unary.yaml:547", "engine/generated/VariableType.ts:10405");
 registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10027,13 +10455,13 @@ registerKernel(ops.erf__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:464", "engine/generated/VariableType.ts:10001");
+}, "VariableType::erf__default", "engine/ops/native_functions/unary.yaml:551", "engine/generated/VariableType.ts:10429");
 registerKernel(ops.erf_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erf");
   const _result = below_autograd(() => ops.erf_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erf_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/VariableType.ts:10031");
+}, "VariableType::erf_out", "engine/ops/native_functions/unary.yaml:555", "engine/generated/VariableType.ts:10459");
 registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10057,7 +10485,7 @@ registerKernel(ops.erfc_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:474", "engine/generated/VariableType.ts:10037");
+}, "VariableType::erfc_default", "engine/ops/native_functions/unary.yaml:561", "engine/generated/VariableType.ts:10465");
 registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10087,13 +10515,13 @@ registerKernel(ops.erfc__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:478", "engine/generated/VariableType.ts:10061");
+}, "VariableType::erfc__default", "engine/ops/native_functions/unary.yaml:565", "engine/generated/VariableType.ts:10489");
 registerKernel(ops.erfc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfc");
   const _result = below_autograd(() => ops.erfc_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erfc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/VariableType.ts:10091");
+}, "VariableType::erfc_out", "engine/ops/native_functions/unary.yaml:569", "engine/generated/VariableType.ts:10519");
 registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10117,7 +10545,7 @@ registerKernel(ops.erfinv_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:488", "engine/generated/VariableType.ts:10097");
+}, "VariableType::erfinv_default", "engine/ops/native_functions/unary.yaml:575", "engine/generated/VariableType.ts:10525");
 registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10147,13 +10575,13 @@ registerKernel(ops.erfinv__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:492", "engine/generated/VariableType.ts:10121");
+}, "VariableType::erfinv__default", "engine/ops/native_functions/unary.yaml:579", "engine/generated/VariableType.ts:10549");
 registerKernel(ops.erfinv_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("erfinv");
   const _result = below_autograd(() => ops.erfinv_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with erfinv_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/VariableType.ts:10151");
+}, "VariableType::erfinv_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/VariableType.ts:10579");
 registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10175,7 +10603,7 @@ registerKernel(ops.floor_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:503", "engine/generated/VariableType.ts:10157");
+}, "VariableType::floor_default", "engine/ops/native_functions/unary.yaml:590", "engine/generated/VariableType.ts:10585");
 registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10199,13 +10627,13 @@ registerKernel(ops.floor__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:507", "engine/generated/VariableType.ts:10179");
+}, "VariableType::floor__default", "engine/ops/native_functions/unary.yaml:594", "engine/generated/VariableType.ts:10607");
 registerKernel(ops.floor_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("floor");
   const _result = below_autograd(() => ops.floor_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with floor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/VariableType.ts:10203");
+}, "VariableType::floor_out", "engine/ops/native_functions/unary.yaml:598", "engine/generated/VariableType.ts:10631");
 registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10227,7 +10655,7 @@ registerKernel(ops.ceil_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:517", "engine/generated/VariableType.ts:10209");
+}, "VariableType::ceil_default", "engine/ops/native_functions/unary.yaml:604", "engine/generated/VariableType.ts:10637");
 registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10251,13 +10679,13 @@ registerKernel(ops.ceil__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:521", "engine/generated/VariableType.ts:10231");
+}, "VariableType::ceil__default", "engine/ops/native_functions/unary.yaml:608", "engine/generated/VariableType.ts:10659");
 registerKernel(ops.ceil_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("ceil");
   const _result = below_autograd(() => ops.ceil_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ceil_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/VariableType.ts:10255");
+}, "VariableType::ceil_out", "engine/ops/native_functions/unary.yaml:612", "engine/generated/VariableType.ts:10683");
 registerKernel(ops.round_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10279,7 +10707,7 @@ registerKernel(ops.round_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:531", "engine/generated/VariableType.ts:10261");
+}, "VariableType::round_default", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:10689");
 registerKernel(ops.round__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10303,13 +10731,13 @@ registerKernel(ops.round__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:535", "engine/generated/VariableType.ts:10283");
+}, "VariableType::round__default", "engine/ops/native_functions/unary.yaml:622", "engine/generated/VariableType.ts:10711");
 registerKernel(ops.round_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   const _result = below_autograd(() => ops.round_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/VariableType.ts:10307");
+}, "VariableType::round_out", "engine/ops/native_functions/unary.yaml:626", "engine/generated/VariableType.ts:10735");
 registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10331,7 +10759,7 @@ registerKernel(ops.round_decimals, "Autograd", (ks, self, decimals) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:545", "engine/generated/VariableType.ts:10313");
+}, "VariableType::round_decimals", "engine/ops/native_functions/unary.yaml:632", "engine/generated/VariableType.ts:10741");
 registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10355,13 +10783,13 @@ registerKernel(ops.round__decimals, "Autograd", (ks, self, decimals) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:549", "engine/generated/VariableType.ts:10335");
+}, "VariableType::round__decimals", "engine/ops/native_functions/unary.yaml:636", "engine/generated/VariableType.ts:10763");
 registerKernel(ops.round_decimals_out, "Autograd", (ks, self, decimals, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("round");
   const _result = below_autograd(() => ops.round_decimals_out.redispatch(ks.and(after_autograd_keyset), self, decimals, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with round_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/VariableType.ts:10359");
+}, "VariableType::round_decimals_out", "engine/ops/native_functions/unary.yaml:640", "engine/generated/VariableType.ts:10787");
 registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10383,7 +10811,7 @@ registerKernel(ops.trunc_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:559", "engine/generated/VariableType.ts:10365");
+}, "VariableType::trunc_default", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:10793");
 registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10407,13 +10835,13 @@ registerKernel(ops.trunc__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:563", "engine/generated/VariableType.ts:10387");
+}, "VariableType::trunc__default", "engine/ops/native_functions/unary.yaml:650", "engine/generated/VariableType.ts:10815");
 registerKernel(ops.trunc_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("trunc");
   const _result = below_autograd(() => ops.trunc_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with trunc_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/VariableType.ts:10411");
+}, "VariableType::trunc_out", "engine/ops/native_functions/unary.yaml:654", "engine/generated/VariableType.ts:10839");
 registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10435,7 +10863,7 @@ registerKernel(ops.frac_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:587", "engine/generated/VariableType.ts:10417");
+}, "VariableType::frac_default", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:10845");
 registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10459,13 +10887,13 @@ registerKernel(ops.frac__default, "Autograd", (ks, self) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:591", "engine/generated/VariableType.ts:10439");
+}, "VariableType::frac__default", "engine/ops/native_functions/unary.yaml:678", "engine/generated/VariableType.ts:10867");
 registerKernel(ops.frac_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("frac");
   const _result = below_autograd(() => ops.frac_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with frac_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/VariableType.ts:10463");
+}, "VariableType::frac_out", "engine/ops/native_functions/unary.yaml:682", "engine/generated/VariableType.ts:10891");
 registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
@@ -10497,7 +10925,7 @@ registerKernel(ops.clamp_Tensor, "Autograd", (ks, self, min, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:602", "engine/generated/VariableType.ts:10469");
+}, "VariableType::clamp_Tensor", "engine/ops/native_functions/unary.yaml:689", "engine/generated/VariableType.ts:10897");
 registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10523,7 +10951,7 @@ registerKernel(ops.clamp_default, "Autograd", (ks, self, min, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:606", "engine/generated/VariableType.ts:10501");
+}, "VariableType::clamp_default", "engine/ops/native_functions/unary.yaml:693", "engine/generated/VariableType.ts:10929");
 registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self, min, max);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max);
@@ -10561,7 +10989,7 @@ registerKernel(ops.clamp__Tensor, "Autograd", (ks, self, min, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:610", "engine/generated/VariableType.ts:10527");
+}, "VariableType::clamp__Tensor", "engine/ops/native_functions/unary.yaml:697", "engine/generated/VariableType.ts:10955");
 registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10593,19 +11021,19 @@ registerKernel(ops.clamp__default, "Autograd", (ks, self, min, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:614", "engine/generated/VariableType.ts:10565");
+}, "VariableType::clamp__default", "engine/ops/native_functions/unary.yaml:701", "engine/generated/VariableType.ts:10993");
 registerKernel(ops.clamp_Tensor_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self, min, max)) throw_error_out_requires_grad("clamp");
   const _result = below_autograd(() => ops.clamp_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(max) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/VariableType.ts:10597");
+}, "VariableType::clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:705", "engine/generated/VariableType.ts:11025");
 registerKernel(ops.clamp_out, "Autograd", (ks, self, min, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp");
   const _result = below_autograd(() => ops.clamp_out.redispatch(ks.and(after_autograd_keyset), self, min, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/VariableType.ts:10603");
+}, "VariableType::clamp_out", "engine/ops/native_functions/unary.yaml:711", "engine/generated/VariableType.ts:11031");
 registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(min);
@@ -10633,7 +11061,7 @@ registerKernel(ops.clamp_min_Tensor, "Autograd", (ks, self, min) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:630", "engine/generated/VariableType.ts:10609");
+}, "VariableType::clamp_min_Tensor", "engine/ops/native_functions/unary.yaml:717", "engine/generated/VariableType.ts:11037");
 registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10658,7 +11086,7 @@ registerKernel(ops.clamp_min_default, "Autograd", (ks, self, min) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:634", "engine/generated/VariableType.ts:10637");
+}, "VariableType::clamp_min_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:11065");
 registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self, min);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(min);
@@ -10692,7 +11120,7 @@ registerKernel(ops.clamp_min__Tensor, "Autograd", (ks, self, min) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:638", "engine/generated/VariableType.ts:10662");
+}, "VariableType::clamp_min__Tensor", "engine/ops/native_functions/unary.yaml:725", "engine/generated/VariableType.ts:11090");
 registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10723,19 +11151,19 @@ registerKernel(ops.clamp_min__default, "Autograd", (ks, self, min) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:642", "engine/generated/VariableType.ts:10696");
+}, "VariableType::clamp_min__default", "engine/ops/native_functions/unary.yaml:729", "engine/generated/VariableType.ts:11124");
 registerKernel(ops.clamp_min_Tensor_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self, min)) throw_error_out_requires_grad("clamp_min");
   const _result = below_autograd(() => ops.clamp_min_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
   if ((isFwGradDefined(self) || isFwGradDefined(min) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/VariableType.ts:10727");
+}, "VariableType::clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:733", "engine/generated/VariableType.ts:11155");
 registerKernel(ops.clamp_min_out, "Autograd", (ks, self, min, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_min");
   const _result = below_autograd(() => ops.clamp_min_out.redispatch(ks.and(after_autograd_keyset), self, min, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_min_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/VariableType.ts:10733");
+}, "VariableType::clamp_min_out", "engine/ops/native_functions/unary.yaml:739", "engine/generated/VariableType.ts:11161");
 registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(max);
@@ -10763,7 +11191,7 @@ registerKernel(ops.clamp_max_Tensor, "Autograd", (ks, self, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:658", "engine/generated/VariableType.ts:10739");
+}, "VariableType::clamp_max_Tensor", "engine/ops/native_functions/unary.yaml:745", "engine/generated/VariableType.ts:11167");
 registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10788,7 +11216,7 @@ registerKernel(ops.clamp_max_default, "Autograd", (ks, self, max) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:662", "engine/generated/VariableType.ts:10767");
+}, "VariableType::clamp_max_default", "engine/ops/native_functions/unary.yaml:749", "engine/generated/VariableType.ts:11195");
 registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self, max);
   const _any_has_forward_grad_self = isFwGradDefined(self) || isFwGradDefined(max);
@@ -10822,7 +11250,7 @@ registerKernel(ops.clamp_max__Tensor, "Autograd", (ks, self, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:666", "engine/generated/VariableType.ts:10792");
+}, "VariableType::clamp_max__Tensor", "engine/ops/native_functions/unary.yaml:753", "engine/generated/VariableType.ts:11220");
 registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10853,21 +11281,21 @@ registerKernel(ops.clamp_max__default, "Autograd", (ks, self, max) => {
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:670", "engine/generated/VariableType.ts:10826");
+}, "VariableType::clamp_max__default", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:11254");
 registerKernel(ops.clamp_max_Tensor_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self, max)) throw_error_out_requires_grad("clamp_max");
   const _result = below_autograd(() => ops.clamp_max_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(max) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/VariableType.ts:10857");
+}, "VariableType::clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:11285");
 registerKernel(ops.clamp_max_out, "Autograd", (ks, self, max, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clamp_max");
   const _result = below_autograd(() => ops.clamp_max_out.redispatch(ks.and(after_autograd_keyset), self, max, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clamp_max_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/VariableType.ts:10863");
-registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:10869");
-registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:10870");
+}, "VariableType::clamp_max_out", "engine/ops/native_functions/unary.yaml:767", "engine/generated/VariableType.ts:11291");
+registerKernel(ops.isnan_default, "Autograd", (ks, self) => below_autograd(() => ops.isnan_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isnan_default", "engine/ops/native_functions/unary.yaml:802", "engine/generated/VariableType.ts:11297");
+registerKernel(ops.isinf_default, "Autograd", (ks, self) => below_autograd(() => ops.isinf_default.redispatch(ks.and(after_autograd_keyset), self)), "VariableType::isinf_default", "engine/ops/native_functions/unary.yaml:808", "engine/generated/VariableType.ts:11298");
 registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -10891,7 +11319,7 @@ registerKernel(ops.nan_to_num_default, "Autograd", (ks, self, nan, posinf, negin
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:732", "engine/generated/VariableType.ts:10871");
+}, "VariableType::nan_to_num_default", "engine/ops/native_functions/unary.yaml:819", "engine/generated/VariableType.ts:11299");
 registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, neginf) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_self = isFwGradDefined(self);
@@ -10921,13 +11349,13 @@ registerKernel(ops.nan_to_num__default, "Autograd", (ks, self, nan, posinf, negi
   }
   if (self_new_fw_grad_opt && self) set_fw_grad(self, self_new_fw_grad_opt, 0, true);
   return _result;
-}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:737", "engine/generated/VariableType.ts:10895");
+}, "VariableType::nan_to_num__default", "engine/ops/native_functions/unary.yaml:824", "engine/generated/VariableType.ts:11323");
 registerKernel(ops.nan_to_num_out, "Autograd", (ks, self, nan, posinf, neginf, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nan_to_num");
   const _result = below_autograd(() => ops.nan_to_num_out.redispatch(ks.and(after_autograd_keyset), self, nan, posinf, neginf, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nan_to_num_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/VariableType.ts:10925");
+}, "VariableType::nan_to_num_out", "engine/ops/native_functions/unary.yaml:829", "engine/generated/VariableType.ts:11353");
 registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not", self) : null;
   const _result = below_autograd(() => ops.logical_not_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -10935,7 +11363,7 @@ registerKernel(ops.logical_not_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with logical_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:747", "engine/generated/VariableType.ts:10931");
+}, "VariableType::logical_not_default", "engine/ops/native_functions/unary.yaml:834", "engine/generated/VariableType.ts:11359");
 registerKernel(ops.logical_not__default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::logical_not_", self) : null;
   if (grad_fn) check_inplace(self, true);
@@ -10943,12 +11371,12 @@ registerKernel(ops.logical_not__default, "Autograd", (ks, self) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:752", "engine/generated/VariableType.ts:10939");
+}, "VariableType::logical_not__default", "engine/ops/native_functions/unary.yaml:839", "engine/generated/VariableType.ts:11367");
 registerKernel(ops.logical_not_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.logical_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with logical_not_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/VariableType.ts:10947");
+}, "VariableType::logical_not_out", "engine/ops/native_functions/unary.yaml:844", "engine/generated/VariableType.ts:11375");
 registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not", self) : null;
   const _result = below_autograd(() => ops.bitwise_not_default.redispatch(ks.and(after_autograd_keyset), self));
@@ -10956,7 +11384,7 @@ registerKernel(ops.bitwise_not_default, "Autograd", (ks, self) => {
   if (grad_fn) set_history(differentiable_outputs(_result), grad_fn);
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with bitwise_not that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:761", "engine/generated/VariableType.ts:10952");
+}, "VariableType::bitwise_not_default", "engine/ops/native_functions/unary.yaml:848", "engine/generated/VariableType.ts:11380");
 registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => {
   const grad_fn = compute_requires_grad(self) ? not_implemented_node("aten::bitwise_not_", self) : null;
   if (grad_fn) check_inplace(self, true);
@@ -10964,12 +11392,12 @@ registerKernel(ops.bitwise_not__default, "Autograd", (ks, self) => {
   if (grad_fn) note_node_created(grad_fn);
   if (grad_fn) rebase_history(self, grad_fn);
   return _result;
-}, "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:765", "engine/generated/VariableType.ts:10960");
+}, "VariableType::bitwise_not__default", "engine/ops/native_functions/unary.yaml:852", "engine/generated/VariableType.ts:11388");
 registerKernel(ops.bitwise_not_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.bitwise_not_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_not_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/VariableType.ts:10968");
+}, "VariableType::bitwise_not_out", "engine/ops/native_functions/unary.yaml:856", "engine/generated/VariableType.ts:11396");
 registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
   const _any_has_forward_grad_result = isFwGradDefined(input);
@@ -10994,7 +11422,7 @@ registerKernel(ops.upsample_nearest1d_vec, "Autograd", (ks, input, output_size, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:10973");
+}, "VariableType::upsample_nearest1d_vec", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:11401");
 registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
   const _any_has_forward_grad_result = isFwGradDefined(input);
@@ -11019,7 +11447,7 @@ registerKernel(ops.upsample_nearest2d_vec, "Autograd", (ks, input, output_size, 
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:10998");
+}, "VariableType::upsample_nearest2d_vec", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:11426");
 registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size, align_corners, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(input);
   const _any_has_forward_grad_result = isFwGradDefined(input);
@@ -11045,13 +11473,13 @@ registerKernel(ops.upsample_bilinear2d_vec, "Autograd", (ks, input, output_size,
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:11023");
+}, "VariableType::upsample_bilinear2d_vec", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:11451");
 registerKernel(ops.upsample_bilinear2d_out, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_bilinear2d");
   const _result = below_autograd(() => ops.upsample_bilinear2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, align_corners, scales_h, scales_w, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:11049");
+}, "VariableType::upsample_bilinear2d_out", "engine/ops/native_functions/vision.yaml:31", "engine/generated/VariableType.ts:11477");
 registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_size, align_corners, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -11078,13 +11506,13 @@ registerKernel(ops.upsample_bilinear2d_default, "Autograd", (ks, self, output_si
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:11055");
+}, "VariableType::upsample_bilinear2d_default", "engine/ops/native_functions/vision.yaml:37", "engine/generated/VariableType.ts:11483");
 registerKernel(ops.upsample_nearest1d_out, "Autograd", (ks, self, output_size, scales, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_nearest1d");
   const _result = below_autograd(() => ops.upsample_nearest1d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:11082");
+}, "VariableType::upsample_nearest1d_out", "engine/ops/native_functions/vision.yaml:41", "engine/generated/VariableType.ts:11510");
 registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_size, scales) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -11109,13 +11537,13 @@ registerKernel(ops.upsample_nearest1d_default, "Autograd", (ks, self, output_siz
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:11088");
+}, "VariableType::upsample_nearest1d_default", "engine/ops/native_functions/vision.yaml:47", "engine/generated/VariableType.ts:11516");
 registerKernel(ops.upsample_nearest2d_out, "Autograd", (ks, self, output_size, scales_h, scales_w, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("upsample_nearest2d");
   const _result = below_autograd(() => ops.upsample_nearest2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, scales_h, scales_w, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:11113");
+}, "VariableType::upsample_nearest2d_out", "engine/ops/native_functions/vision.yaml:51", "engine/generated/VariableType.ts:11541");
 registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_size, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -11141,7 +11569,7 @@ registerKernel(ops.upsample_nearest2d_default, "Autograd", (ks, self, output_siz
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:11119");
+}, "VariableType::upsample_nearest2d_default", "engine/ops/native_functions/vision.yaml:57", "engine/generated/VariableType.ts:11547");
 registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelShuffleBackward0 | null = null;
@@ -11157,7 +11585,7 @@ registerKernel(ops.pixel_shuffle_default, "Autograd", (ks, self, upscale_factor)
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11145");
+}, "VariableType::pixel_shuffle_default", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11573");
 registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_factor) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: PixelUnshuffleBackward0 | null = null;
@@ -11173,13 +11601,13 @@ registerKernel(ops.pixel_unshuffle_default, "Autograd", (ks, self, downscale_fac
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11161");
+}, "VariableType::pixel_unshuffle_default", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11589");
 registerKernel(ops.col2im_out, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("col2im");
   const _result = below_autograd(() => ops.col2im_out.redispatch(ks.and(after_autograd_keyset), self, output_size, kernel_size, dilation, padding, stride, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with col2im_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:11177");
+}, "VariableType::col2im_out", "engine/ops/native_functions/vision.yaml:77", "engine/generated/VariableType.ts:11605");
 registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Col2ImBackward0 | null = null;
@@ -11198,13 +11626,13 @@ registerKernel(ops.col2im_default, "Autograd", (ks, self, output_size, kernel_si
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with col2im that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:11183");
+}, "VariableType::col2im_default", "engine/ops/native_functions/vision.yaml:82", "engine/generated/VariableType.ts:11611");
 registerKernel(ops.im2col_out, "Autograd", (ks, self, kernel_size, dilation, padding, stride, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("im2col");
   const _result = below_autograd(() => ops.im2col_out.redispatch(ks.and(after_autograd_keyset), self, kernel_size, dilation, padding, stride, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with im2col_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:11202");
+}, "VariableType::im2col_out", "engine/ops/native_functions/vision.yaml:88", "engine/generated/VariableType.ts:11630");
 registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation, padding, stride) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: Im2ColBackward0 | null = null;
@@ -11225,7 +11653,7 @@ registerKernel(ops.im2col_default, "Autograd", (ks, self, kernel_size, dilation,
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self))) throw new NotImplementedError("Trying to use forward AD with im2col that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:11208");
+}, "VariableType::im2col_default", "engine/ops/native_functions/vision.yaml:93", "engine/generated/VariableType.ts:11636");
 registerKernel(ops.upsample_bilinear2d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11250,7 +11678,7 @@ registerKernel(ops.upsample_bilinear2d_backward_vec, "Autograd", (ks, grad_outpu
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_vec", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11229");
+}, "VariableType::upsample_bilinear2d_backward_vec", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11657");
 registerKernel(ops.upsample_nearest1d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11274,7 +11702,7 @@ registerKernel(ops.upsample_nearest1d_backward_vec, "Autograd", (ks, grad_output
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_backward_vec", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11254");
+}, "VariableType::upsample_nearest1d_backward_vec", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11682");
 registerKernel(ops.upsample_nearest2d_backward_vec, "Autograd", (ks, grad_output, output_size, input_size, scale_factors) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11298,13 +11726,13 @@ registerKernel(ops.upsample_nearest2d_backward_vec, "Autograd", (ks, grad_output
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_backward_vec", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11278");
+}, "VariableType::upsample_nearest2d_backward_vec", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11706");
 registerKernel(ops.upsample_bilinear2d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_bilinear2d_backward");
   const _result = below_autograd(() => ops.upsample_bilinear2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:121", "engine/generated/VariableType.ts:11302");
+}, "VariableType::upsample_bilinear2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:121", "engine/generated/VariableType.ts:11730");
 registerKernel(ops.upsample_bilinear2d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11330,13 +11758,13 @@ registerKernel(ops.upsample_bilinear2d_backward_default, "Autograd", (ks, grad_o
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_default", "engine/ops/native_functions/vision.yaml:127", "engine/generated/VariableType.ts:11308");
+}, "VariableType::upsample_bilinear2d_backward_default", "engine/ops/native_functions/vision.yaml:127", "engine/generated/VariableType.ts:11736");
 registerKernel(ops.upsample_nearest1d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, scales, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest1d_backward");
   const _result = below_autograd(() => ops.upsample_nearest1d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scales, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_backward_grad_input", "engine/ops/native_functions/vision.yaml:131", "engine/generated/VariableType.ts:11334");
+}, "VariableType::upsample_nearest1d_backward_grad_input", "engine/ops/native_functions/vision.yaml:131", "engine/generated/VariableType.ts:11762");
 registerKernel(ops.upsample_nearest1d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, scales) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11360,13 +11788,13 @@ registerKernel(ops.upsample_nearest1d_backward_default, "Autograd", (ks, grad_ou
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest1d_backward_default", "engine/ops/native_functions/vision.yaml:137", "engine/generated/VariableType.ts:11340");
+}, "VariableType::upsample_nearest1d_backward_default", "engine/ops/native_functions/vision.yaml:137", "engine/generated/VariableType.ts:11768");
 registerKernel(ops.upsample_nearest2d_backward_grad_input, "Autograd", (ks, grad_output, output_size, input_size, scales_h, scales_w, grad_input) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest2d_backward");
   const _result = below_autograd(() => ops.upsample_nearest2d_backward_grad_input.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scales_h, scales_w, grad_input));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(grad_input))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:141", "engine/generated/VariableType.ts:11364");
+}, "VariableType::upsample_nearest2d_backward_grad_input", "engine/ops/native_functions/vision.yaml:141", "engine/generated/VariableType.ts:11792");
 registerKernel(ops.upsample_nearest2d_backward_default, "Autograd", (ks, grad_output, output_size, input_size, scales_h, scales_w) => {
   const _any_requires_grad = compute_requires_grad(grad_output);
   const _any_has_forward_grad_result = isFwGradDefined(grad_output);
@@ -11391,135 +11819,135 @@ registerKernel(ops.upsample_nearest2d_backward_default, "Autograd", (ks, grad_ou
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::upsample_nearest2d_backward_default", "engine/ops/native_functions/vision.yaml:147", "engine/generated/VariableType.ts:11370");
+}, "VariableType::upsample_nearest2d_backward_default", "engine/ops/native_functions/vision.yaml:147", "engine/generated/VariableType.ts:11798");
 registerKernel(ops.relu_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("relu");
   const _result = below_autograd(() => ops.relu_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with relu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:11395");
+}, "VariableType::relu_out", "engine/ops/native_functions/activation.yaml:17", "engine/generated/VariableType.ts:11823");
 registerKernel(ops.celu_out, "Autograd", (ks, self, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("celu");
   const _result = below_autograd(() => ops.celu_out.redispatch(ks.and(after_autograd_keyset), self, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with celu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:11401");
+}, "VariableType::celu_out", "engine/ops/native_functions/activation.yaml:77", "engine/generated/VariableType.ts:11829");
 registerKernel(ops.hardswish_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("hardswish_backward");
   const _result = below_autograd(() => ops.hardswish_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with hardswish_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::hardswish_backward_out", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:11407");
+}, "VariableType::hardswish_backward_out", "engine/ops/native_functions/activation.yaml:398", "engine/generated/VariableType.ts:11835");
 registerKernel(ops.prelu_out, "Autograd", (ks, self, weight, out) => {
   if (compute_requires_grad(self, weight)) throw_error_out_requires_grad("prelu");
   const _result = below_autograd(() => ops.prelu_out.redispatch(ks.and(after_autograd_keyset), self, weight, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prelu_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prelu_out", "engine/ops/native_functions/activation.yaml:433", "engine/generated/VariableType.ts:11413");
+}, "VariableType::prelu_out", "engine/ops/native_functions/activation.yaml:433", "engine/generated/VariableType.ts:11841");
 registerKernel(ops.prelu_backward_out, "Autograd", (ks, grad_output, self, weight, out0, out1) => {
   if (compute_requires_grad(grad_output, self, weight)) throw_error_out_requires_grad("prelu_backward");
   const _result = below_autograd(() => ops.prelu_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, out0, out1));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with prelu_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prelu_backward_out", "engine/ops/native_functions/activation.yaml:441", "engine/generated/VariableType.ts:11419");
+}, "VariableType::prelu_backward_out", "engine/ops/native_functions/activation.yaml:441", "engine/generated/VariableType.ts:11847");
 registerKernel(ops._scaled_dot_product_attention_out, "Autograd", (ks, query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1) => {
   const _result = below_autograd(() => ops._scaled_dot_product_attention_out.redispatch(ks.and(after_autograd_keyset), query, key, value, attn_mask, dropout_p, need_attn_weights, is_causal, out0, out1));
   if ((isFwGradDefined(query) || isFwGradDefined(key) || isFwGradDefined(value) || isFwGradDefined(attn_mask) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _scaled_dot_product_attention_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:11425");
+}, "VariableType::_scaled_dot_product_attention_out", "engine/ops/native_functions/attention.yaml:13", "engine/generated/VariableType.ts:11853");
 registerKernel(ops._new_zeros_with_same_feature_meta_out, "Autograd", (ks, self, other, self_num_batch_dims, out) => {
   const _result = below_autograd(() => ops._new_zeros_with_same_feature_meta_out.redispatch(ks.and(after_autograd_keyset), self, other, self_num_batch_dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _new_zeros_with_same_feature_meta_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:11430");
+}, "VariableType::_new_zeros_with_same_feature_meta_out", "engine/ops/native_functions/autograd.yaml:24", "engine/generated/VariableType.ts:11858");
 registerKernel(ops.sub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("sub");
   const _result = below_autograd(() => ops.sub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with sub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:11435");
+}, "VariableType::sub_Scalar_out", "engine/ops/native_functions/binary.yaml:37", "engine/generated/VariableType.ts:11863");
 registerKernel(ops.rsub_Tensor_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self, other)) throw_error_out_requires_grad("rsub");
   const _result = below_autograd(() => ops.rsub_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:11441");
+}, "VariableType::rsub_Tensor_out", "engine/ops/native_functions/binary.yaml:43", "engine/generated/VariableType.ts:11869");
 registerKernel(ops.rsub_Scalar_out, "Autograd", (ks, self, other, alpha, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("rsub");
   const _result = below_autograd(() => ops.rsub_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, alpha, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with rsub_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:11447");
+}, "VariableType::rsub_Scalar_out", "engine/ops/native_functions/binary.yaml:50", "engine/generated/VariableType.ts:11875");
 registerKernel(ops.div_Scalar_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:11453");
+}, "VariableType::div_Scalar_out", "engine/ops/native_functions/binary.yaml:92", "engine/generated/VariableType.ts:11881");
 registerKernel(ops.div_Scalar_mode_out, "Autograd", (ks, self, other, rounding_mode, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("div");
   const _result = below_autograd(() => ops.div_Scalar_mode_out.redispatch(ks.and(after_autograd_keyset), self, other, rounding_mode, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with div_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:11459");
+}, "VariableType::div_Scalar_mode_out", "engine/ops/native_functions/binary.yaml:103", "engine/generated/VariableType.ts:11887");
 registerKernel(ops.remainder_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   if (compute_requires_grad(other)) throw_error_out_requires_grad("remainder");
   const _result = below_autograd(() => ops.remainder_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with remainder_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:11465");
+}, "VariableType::remainder_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:188", "engine/generated/VariableType.ts:11893");
 registerKernel(ops.bitwise_and_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_and_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_and_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:11471");
+}, "VariableType::bitwise_and_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:619", "engine/generated/VariableType.ts:11899");
 registerKernel(ops.bitwise_or_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_or_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_or_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:11476");
+}, "VariableType::bitwise_or_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:655", "engine/generated/VariableType.ts:11904");
 registerKernel(ops.bitwise_xor_Scalar_Tensor_out, "Autograd", (ks, self, other, out) => {
   const _result = below_autograd(() => ops.bitwise_xor_Scalar_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, other, out));
   if ((isFwGradDefined(other) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bitwise_xor_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:11481");
+}, "VariableType::bitwise_xor_Scalar_Tensor_out", "engine/ops/native_functions/binary.yaml:691", "engine/generated/VariableType.ts:11909");
 registerKernel(ops.convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("convolution");
   const _result = below_autograd(() => ops.convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with convolution_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:11486");
+}, "VariableType::convolution_out", "engine/ops/native_functions/conv.yaml:45", "engine/generated/VariableType.ts:11914");
 registerKernel(ops._convolution_out, "Autograd", (ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("_convolution");
   const _result = below_autograd(() => ops._convolution_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32, out));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _convolution_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:11492");
+}, "VariableType::_convolution_out", "engine/ops/native_functions/conv.yaml:51", "engine/generated/VariableType.ts:11920");
 registerKernel(ops.slow_conv_dilated2d_out, "Autograd", (ks, self, weight, kernel_size, bias, stride, padding, dilation, out) => {
   if (compute_requires_grad(self, weight, bias)) throw_error_out_requires_grad("slow_conv_dilated2d");
   const _result = below_autograd(() => ops.slow_conv_dilated2d_out.redispatch(ks.and(after_autograd_keyset), self, weight, kernel_size, bias, stride, padding, dilation, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with slow_conv_dilated2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:11498");
+}, "VariableType::slow_conv_dilated2d_out", "engine/ops/native_functions/conv.yaml:88", "engine/generated/VariableType.ts:11926");
 registerKernel(ops.convolution_backward_out, "Autograd", (ks, grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_output, input, weight)) throw_error_out_requires_grad("convolution_backward");
   const _result = below_autograd(() => ops.convolution_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with convolution_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::convolution_backward_out", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:11504");
+}, "VariableType::convolution_backward_out", "engine/ops/native_functions/conv.yaml:111", "engine/generated/VariableType.ts:11932");
 registerKernel(ops._slow_conv2d_backward_output_mask_out, "Autograd", (ks, grad_output, self, weight, kernel_size, stride, padding, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_output, self, weight)) throw_error_out_requires_grad("_slow_conv2d_backward");
   const _result = below_autograd(() => ops._slow_conv2d_backward_output_mask_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, weight, kernel_size, stride, padding, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with _slow_conv2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_slow_conv2d_backward_output_mask_out", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:11510");
+}, "VariableType::_slow_conv2d_backward_output_mask_out", "engine/ops/native_functions/conv.yaml:125", "engine/generated/VariableType.ts:11938");
 registerKernel(ops.index_put_out, "Autograd", (ks, self, indices, values, accumulate, out) => {
   if (compute_requires_grad(self, indices, values)) throw_error_out_requires_grad("index_put");
   const _result = below_autograd(() => ops.index_put_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_put_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:11516");
+}, "VariableType::index_put_out", "engine/ops/native_functions/index.yaml:33", "engine/generated/VariableType.ts:11944");
 registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, values, accumulate, unsafe) => {
   const _any_requires_grad = compute_requires_grad(self, values);
   const _any_has_forward_grad_result = isFwGradDefined(self) || isFwGradDefined(values);
@@ -11546,43 +11974,43 @@ registerKernel(ops._index_put_impl_default, "Autograd", (ks, self, indices, valu
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11523");
+}, "VariableType::_index_put_impl_default", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11951");
 registerKernel(ops._index_put_impl_out, "Autograd", (ks, self, indices, values, accumulate, unsafe, out) => {
   const _result = below_autograd(() => ops._index_put_impl_out.redispatch(ks.and(after_autograd_keyset), self, indices, values, accumulate, unsafe, out));
   for (const _t of indices ?? []) if (isFwGradDefined(_t)) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
   if ((isFwGradDefined(self) || isFwGradDefined(values) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _index_put_impl_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11550");
+}, "VariableType::_index_put_impl_out", "engine/ops/native_functions/index.yaml:46", "engine/generated/VariableType.ts:11978");
 registerKernel(ops.index_fill_int_Scalar_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index)) throw_error_out_requires_grad("index_fill");
   const _result = below_autograd(() => ops.index_fill_int_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:11556");
+}, "VariableType::index_fill_int_Scalar_out", "engine/ops/native_functions/index.yaml:186", "engine/generated/VariableType.ts:11984");
 registerKernel(ops.index_fill_int_Tensor_out, "Autograd", (ks, self, dim, index, value, out) => {
   if (compute_requires_grad(self, index, value)) throw_error_out_requires_grad("index_fill");
   const _result = below_autograd(() => ops.index_fill_int_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, dim, index, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(index) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with index_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:11562");
+}, "VariableType::index_fill_int_Tensor_out", "engine/ops/native_functions/index.yaml:200", "engine/generated/VariableType.ts:11990");
 registerKernel(ops.masked_fill_Scalar_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask)) throw_error_out_requires_grad("masked_fill");
   const _result = below_autograd(() => ops.masked_fill_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:11568");
+}, "VariableType::masked_fill_Scalar_out", "engine/ops/native_functions/index.yaml:216", "engine/generated/VariableType.ts:11996");
 registerKernel(ops.masked_fill_Tensor_out, "Autograd", (ks, self, mask, value, out) => {
   if (compute_requires_grad(self, mask, value)) throw_error_out_requires_grad("masked_fill");
   const _result = below_autograd(() => ops.masked_fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, mask, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(mask) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with masked_fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:11574");
+}, "VariableType::masked_fill_Tensor_out", "engine/ops/native_functions/index.yaml:230", "engine/generated/VariableType.ts:12002");
 registerKernel(ops.embedding_out, "Autograd", (ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out) => {
   if (compute_requires_grad(weight, indices)) throw_error_out_requires_grad("embedding");
   const _result = below_autograd(() => ops.embedding_out.redispatch(ks.and(after_autograd_keyset), weight, indices, padding_idx, scale_grad_by_freq, sparse, out));
   if ((isFwGradDefined(weight) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:11580");
+}, "VariableType::embedding_out", "engine/ops/native_functions/index.yaml:281", "engine/generated/VariableType.ts:12008");
 registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max_norm, norm_type) => {
   const _any_requires_grad = compute_requires_grad(self);
   let grad_fn: EmbeddingRenormBackward0 | null = null;
@@ -11597,113 +12025,113 @@ registerKernel(ops.embedding_renorm_default, "Autograd", (ks, self, indices, max
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(indices))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11586");
+}, "VariableType::embedding_renorm_default", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:12014");
 registerKernel(ops.embedding_renorm_out, "Autograd", (ks, self, indices, max_norm, norm_type, out) => {
   const _result = below_autograd(() => ops.embedding_renorm_out.redispatch(ks.and(after_autograd_keyset), self, indices, max_norm, norm_type, out));
   if ((isFwGradDefined(self) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_renorm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:11601");
+}, "VariableType::embedding_renorm_out", "engine/ops/native_functions/index.yaml:286", "engine/generated/VariableType.ts:12029");
 registerKernel(ops.fill_Tensor_out, "Autograd", (ks, self, value, out) => {
   if (compute_requires_grad(self, value)) throw_error_out_requires_grad("fill");
   const _result = below_autograd(() => ops.fill_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(value) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with fill_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:11606");
+}, "VariableType::fill_Tensor_out", "engine/ops/native_functions/index.yaml:307", "engine/generated/VariableType.ts:12034");
 registerKernel(ops.empty_names_out, "Autograd", (ks, size, names, memory_format, out) => {
   const _result = below_autograd(() => ops.empty_names_out.redispatch(ks.and(after_autograd_keyset), size, names, memory_format, out));
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:11612");
+}, "VariableType::empty_names_out", "engine/ops/native_functions/index.yaml:317", "engine/generated/VariableType.ts:12040");
 registerKernel(ops.embedding_dense_backward_out, "Autograd", (ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, out) => {
   if (compute_requires_grad(grad_output, indices)) throw_error_out_requires_grad("embedding_dense_backward");
   const _result = below_autograd(() => ops.embedding_dense_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(indices) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with embedding_dense_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::embedding_dense_backward_out", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:11617");
+}, "VariableType::embedding_dense_backward_out", "engine/ops/native_functions/index.yaml:344", "engine/generated/VariableType.ts:12045");
 registerKernel(ops.flip_out, "Autograd", (ks, self, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("flip");
   const _result = below_autograd(() => ops.flip_out.redispatch(ks.and(after_autograd_keyset), self, dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with flip_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:11623");
+}, "VariableType::flip_out", "engine/ops/native_functions/join.yaml:90", "engine/generated/VariableType.ts:12051");
 registerKernel(ops.roll_out, "Autograd", (ks, self, shifts, dims, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("roll");
   const _result = below_autograd(() => ops.roll_out.redispatch(ks.and(after_autograd_keyset), self, shifts, dims, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with roll_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:11629");
+}, "VariableType::roll_out", "engine/ops/native_functions/join.yaml:97", "engine/generated/VariableType.ts:12057");
 registerKernel(ops.repeat_out, "Autograd", (ks, self, repeats, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("repeat");
   const _result = below_autograd(() => ops.repeat_out.redispatch(ks.and(after_autograd_keyset), self, repeats, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with repeat_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:11635");
+}, "VariableType::repeat_out", "engine/ops/native_functions/join.yaml:134", "engine/generated/VariableType.ts:12063");
 registerKernel(ops._trilinear_out, "Autograd", (ks, i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out) => {
   if (compute_requires_grad(i1, i2, i3)) throw_error_out_requires_grad("_trilinear");
   const _result = below_autograd(() => ops._trilinear_out.redispatch(ks.and(after_autograd_keyset), i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim, out));
   if ((isFwGradDefined(i1) || isFwGradDefined(i2) || isFwGradDefined(i3) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _trilinear_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:11641");
+}, "VariableType::_trilinear_out", "engine/ops/native_functions/linalg.yaml:212", "engine/generated/VariableType.ts:12069");
 registerKernel(ops.binary_cross_entropy_with_logits_out, "Autograd", (ks, self, target, weight, pos_weight, reduction, out) => {
   if (compute_requires_grad(self, target, weight, pos_weight)) throw_error_out_requires_grad("binary_cross_entropy_with_logits");
   const _result = below_autograd(() => ops.binary_cross_entropy_with_logits_out.redispatch(ks.and(after_autograd_keyset), self, target, weight, pos_weight, reduction, out));
   if ((isFwGradDefined(self) || isFwGradDefined(target) || isFwGradDefined(weight) || isFwGradDefined(pos_weight) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with binary_cross_entropy_with_logits_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:11647");
+}, "VariableType::binary_cross_entropy_with_logits_out", "engine/ops/native_functions/loss.yaml:24", "engine/generated/VariableType.ts:12075");
 registerKernel(ops.native_layer_norm_out, "Autograd", (ks, input, normalized_shape, weight, bias, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_layer_norm");
   const _result = below_autograd(() => ops.native_layer_norm_out.redispatch(ks.and(after_autograd_keyset), input, normalized_shape, weight, bias, eps, out0, out1, out2));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:11653");
+}, "VariableType::native_layer_norm_out", "engine/ops/native_functions/normalization.yaml:36", "engine/generated/VariableType.ts:12081");
 registerKernel(ops.native_group_norm_out, "Autograd", (ks, input, weight, bias, N, C, HxW, group, eps, out0, out1, out2) => {
   if (compute_requires_grad(input, weight, bias)) throw_error_out_requires_grad("native_group_norm");
   const _result = below_autograd(() => ops.native_group_norm_out.redispatch(ks.and(after_autograd_keyset), input, weight, bias, N, C, HxW, group, eps, out0, out1, out2));
   if ((isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:11659");
+}, "VariableType::native_group_norm_out", "engine/ops/native_functions/normalization.yaml:46", "engine/generated/VariableType.ts:12087");
 registerKernel(ops.native_batch_norm_backward_out, "Autograd", (ks, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd)) throw_error_out_requires_grad("native_batch_norm_backward");
   const _result = below_autograd(() => ops.native_batch_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(weight) || isFwGradDefined(running_mean) || isFwGradDefined(running_var) || isFwGradDefined(save_mean) || isFwGradDefined(save_invstd) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_batch_norm_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_batch_norm_backward_out", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:11665");
+}, "VariableType::native_batch_norm_backward_out", "engine/ops/native_functions/normalization.yaml:56", "engine/generated/VariableType.ts:12093");
 registerKernel(ops.native_layer_norm_backward_out, "Autograd", (ks, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, mean, rstd, weight, bias)) throw_error_out_requires_grad("native_layer_norm_backward");
   const _result = below_autograd(() => ops.native_layer_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(bias) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_layer_norm_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_layer_norm_backward_out", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:11671");
+}, "VariableType::native_layer_norm_backward_out", "engine/ops/native_functions/normalization.yaml:61", "engine/generated/VariableType.ts:12099");
 registerKernel(ops.native_group_norm_backward_out, "Autograd", (ks, grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask, out0, out1, out2) => {
   if (compute_requires_grad(grad_out, input, mean, rstd, weight)) throw_error_out_requires_grad("native_group_norm_backward");
   const _result = below_autograd(() => ops.native_group_norm_backward_out.redispatch(ks.and(after_autograd_keyset), grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask, out0, out1, out2));
   if ((isFwGradDefined(grad_out) || isFwGradDefined(input) || isFwGradDefined(mean) || isFwGradDefined(rstd) || isFwGradDefined(weight) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with native_group_norm_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::native_group_norm_backward_out", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:11677");
+}, "VariableType::native_group_norm_backward_out", "engine/ops/native_functions/normalization.yaml:66", "engine/generated/VariableType.ts:12105");
 registerKernel(ops._pack_padded_sequence_out, "Autograd", (ks, input, lengths, batch_first, out0, out1) => {
   if (compute_requires_grad(input, lengths)) throw_error_out_requires_grad("_pack_padded_sequence");
   const _result = below_autograd(() => ops._pack_padded_sequence_out.redispatch(ks.and(after_autograd_keyset), input, lengths, batch_first, out0, out1));
   if ((isFwGradDefined(input) || isFwGradDefined(lengths) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _pack_padded_sequence_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_pack_padded_sequence_out", "engine/ops/native_functions/packed.yaml:13", "engine/generated/VariableType.ts:11683");
+}, "VariableType::_pack_padded_sequence_out", "engine/ops/native_functions/packed.yaml:13", "engine/generated/VariableType.ts:12111");
 registerKernel(ops.constant_pad_nd_out, "Autograd", (ks, self, pad, value, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("constant_pad_nd");
   const _result = below_autograd(() => ops.constant_pad_nd_out.redispatch(ks.and(after_autograd_keyset), self, pad, value, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with constant_pad_nd_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:11689");
+}, "VariableType::constant_pad_nd_out", "engine/ops/native_functions/pad.yaml:12", "engine/generated/VariableType.ts:12117");
 registerKernel(ops._adaptive_avg_pool2d_out, "Autograd", (ks, self, output_size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_adaptive_avg_pool2d");
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_out.redispatch(ks.and(after_autograd_keyset), self, output_size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:11695");
+}, "VariableType::_adaptive_avg_pool2d_out", "engine/ops/native_functions/pooling.yaml:88", "engine/generated/VariableType.ts:12123");
 registerKernel(ops._adaptive_avg_pool2d_backward_out, "Autograd", (ks, grad_output, self, out) => {
   if (compute_requires_grad(grad_output, self)) throw_error_out_requires_grad("_adaptive_avg_pool2d_backward");
   const _result = below_autograd(() => ops._adaptive_avg_pool2d_backward_out.redispatch(ks.and(after_autograd_keyset), grad_output, self, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _adaptive_avg_pool2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:11701");
+}, "VariableType::_adaptive_avg_pool2d_backward_out", "engine/ops/native_functions/pooling.yaml:95", "engine/generated/VariableType.ts:12129");
 registerKernel(ops.bernoulli_Tensor, "Autograd", (ks, self, p, generator) => {
   const _any_requires_grad = compute_requires_grad(self, p);
   let grad_fn: BernoulliBackward1 | null = null;
@@ -11719,144 +12147,144 @@ registerKernel(ops.bernoulli_Tensor, "Autograd", (ks, self, p, generator) => {
   }
   if (differentiable_outputs(_result).some((t) => t !== null) && (isFwGradDefined(self) || isFwGradDefined(p))) throw new NotImplementedError("Trying to use forward AD with bernoulli that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation.\nNote that forward AD support for some operators require PyTorch to be built with TorchScript and for JIT to be enabled. If the environment var PYTORCH_JIT=0 is set or if the library is not built with TorchScript, some operators may no longer be used with forward AD.");
   return _result;
-}, "VariableType::bernoulli_Tensor", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:11707");
+}, "VariableType::bernoulli_Tensor", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:12135");
 registerKernel(ops.bernoulli_Tensor_out, "Autograd", (ks, self, p, generator, out) => {
   if (compute_requires_grad(self, p)) throw_error_out_requires_grad("bernoulli");
   const _result = below_autograd(() => ops.bernoulli_Tensor_out.redispatch(ks.and(after_autograd_keyset), self, p, generator, out));
   if ((isFwGradDefined(self) || isFwGradDefined(p) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bernoulli_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bernoulli_Tensor_out", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:11723");
+}, "VariableType::bernoulli_Tensor_out", "engine/ops/native_functions/random.yaml:21", "engine/generated/VariableType.ts:12151");
 registerKernel(ops.bernoulli_float_out, "Autograd", (ks, self, p, generator, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("bernoulli");
   const _result = below_autograd(() => ops.bernoulli_float_out.redispatch(ks.and(after_autograd_keyset), self, p, generator, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bernoulli_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bernoulli_float_out", "engine/ops/native_functions/random.yaml:29", "engine/generated/VariableType.ts:11729");
+}, "VariableType::bernoulli_float_out", "engine/ops/native_functions/random.yaml:29", "engine/generated/VariableType.ts:12157");
 registerKernel(ops.prod_out, "Autograd", (ks, self, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("prod");
   const _result = below_autograd(() => ops.prod_out.redispatch(ks.and(after_autograd_keyset), self, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with prod_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:11735");
+}, "VariableType::prod_out", "engine/ops/native_functions/reduce.yaml:104", "engine/generated/VariableType.ts:12163");
 registerKernel(ops.count_nonzero_dim_IntList_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops.count_nonzero_dim_IntList_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:11741");
+}, "VariableType::count_nonzero_dim_IntList_out", "engine/ops/native_functions/reduce2.yaml:12", "engine/generated/VariableType.ts:12169");
 registerKernel(ops.count_nonzero_out, "Autograd", (ks, self, dim, out) => {
   const _result = below_autograd(() => ops.count_nonzero_out.redispatch(ks.and(after_autograd_keyset), self, dim, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with count_nonzero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:11746");
+}, "VariableType::count_nonzero_out", "engine/ops/native_functions/reduce2.yaml:18", "engine/generated/VariableType.ts:12174");
 registerKernel(ops.std_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("std_mean");
   const _result = below_autograd(() => ops.std_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with std_mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:11751");
+}, "VariableType::std_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:50", "engine/generated/VariableType.ts:12179");
 registerKernel(ops.var_mean_correction_out, "Autograd", (ks, self, dim, correction, keepdim, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("var_mean");
   const _result = below_autograd(() => ops.var_mean_correction_out.redispatch(ks.and(after_autograd_keyset), self, dim, correction, keepdim, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with var_mean_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:11757");
+}, "VariableType::var_mean_correction_out", "engine/ops/native_functions/reduce2.yaml:98", "engine/generated/VariableType.ts:12185");
 registerKernel(ops.median_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("median");
   const _result = below_autograd(() => ops.median_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with median_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:11763");
+}, "VariableType::median_out", "engine/ops/native_functions/reduce3.yaml:122", "engine/generated/VariableType.ts:12191");
 registerKernel(ops.nanmedian_out, "Autograd", (ks, self, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("nanmedian");
   const _result = below_autograd(() => ops.nanmedian_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with nanmedian_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:11769");
+}, "VariableType::nanmedian_out", "engine/ops/native_functions/reduce3.yaml:137", "engine/generated/VariableType.ts:12197");
 registerKernel(ops._unique_out, "Autograd", (ks, self, sorted, return_inverse, out0, out1) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique");
   const _result = below_autograd(() => ops._unique_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, out0, out1));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1))) throw new NotImplementedError("Trying to use forward AD with _unique_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/VariableType.ts:11775");
+}, "VariableType::_unique_out", "engine/ops/native_functions/reduce3.yaml:173", "engine/generated/VariableType.ts:12203");
 registerKernel(ops.unique_dim_out, "Autograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim");
   const _result = below_autograd(() => ops.unique_dim_out.redispatch(ks.and(after_autograd_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_dim_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/VariableType.ts:11781");
+}, "VariableType::unique_dim_out", "engine/ops/native_functions/reduce3.yaml:179", "engine/generated/VariableType.ts:12209");
 registerKernel(ops.unique_consecutive_out, "Autograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_consecutive");
   const _result = below_autograd(() => ops.unique_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, return_inverse, return_counts, dim, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_consecutive_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/VariableType.ts:11787");
+}, "VariableType::unique_consecutive_out", "engine/ops/native_functions/reduce3.yaml:186", "engine/generated/VariableType.ts:12215");
 registerKernel(ops.unique_dim_consecutive_out, "Autograd", (ks, self, dim, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("unique_dim_consecutive");
   const _result = below_autograd(() => ops.unique_dim_consecutive_out.redispatch(ks.and(after_autograd_keyset), self, dim, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with unique_dim_consecutive_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:183", "engine/generated/VariableType.ts:11793");
+}, "VariableType::unique_dim_consecutive_out", "engine/ops/native_functions/reduce3.yaml:193", "engine/generated/VariableType.ts:12221");
 registerKernel(ops._unique2_out, "Autograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unique2");
   const _result = below_autograd(() => ops._unique2_out.redispatch(ks.and(after_autograd_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2));
   if ((isFwGradDefined(self) || isFwGradDefined(out0) || isFwGradDefined(out1) || isFwGradDefined(out2))) throw new NotImplementedError("Trying to use forward AD with _unique2_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/VariableType.ts:11799");
+}, "VariableType::_unique2_out", "engine/ops/native_functions/reduce3.yaml:200", "engine/generated/VariableType.ts:12227");
 registerKernel(ops.norm_ScalarOpt_dtype_out, "Autograd", (ks, self, p, dtype, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_ScalarOpt_dtype_out.redispatch(ks.and(after_autograd_keyset), self, p, dtype, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/VariableType.ts:11805");
+}, "VariableType::norm_ScalarOpt_dtype_out", "engine/ops/native_functions/reduce3.yaml:208", "engine/generated/VariableType.ts:12233");
 registerKernel(ops.norm_Scalar_out, "Autograd", (ks, self, p, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("norm");
   const _result = below_autograd(() => ops.norm_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, p, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with norm_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/VariableType.ts:11811");
+}, "VariableType::norm_Scalar_out", "engine/ops/native_functions/reduce3.yaml:215", "engine/generated/VariableType.ts:12239");
 registerKernel(ops.bucketize_Scalar_out, "Autograd", (ks, self, boundaries, out_int32, right, out) => {
   const _result = below_autograd(() => ops.bucketize_Scalar_out.redispatch(ks.and(after_autograd_keyset), self, boundaries, out_int32, right, out));
   if ((isFwGradDefined(boundaries) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bucketize_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/VariableType.ts:11817");
+}, "VariableType::bucketize_Scalar_out", "engine/ops/native_functions/reduce3.yaml:299", "engine/generated/VariableType.ts:12245");
 registerKernel(ops.searchsorted_Scalar_out, "Autograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const _result = below_autograd(() => ops.searchsorted_Scalar_out.redispatch(ks.and(after_autograd_keyset), sorted_sequence, self, out_int32, right, side, sorter, out));
   if ((isFwGradDefined(sorted_sequence) || isFwGradDefined(sorter) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with searchsorted_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/VariableType.ts:11822");
+}, "VariableType::searchsorted_Scalar_out", "engine/ops/native_functions/reduce3.yaml:312", "engine/generated/VariableType.ts:12250");
 registerKernel(ops.bincount_out, "Autograd", (ks, self, weights, minlength, out) => {
   const _result = below_autograd(() => ops.bincount_out.redispatch(ks.and(after_autograd_keyset), self, weights, minlength, out));
   if ((isFwGradDefined(self) || isFwGradDefined(weights) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with bincount_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/VariableType.ts:11827");
+}, "VariableType::bincount_out", "engine/ops/native_functions/reduce3.yaml:318", "engine/generated/VariableType.ts:12255");
 registerKernel(ops.argsort_stable_out, "Autograd", (ks, self, stable, dim, descending, out) => {
   const _result = below_autograd(() => ops.argsort_stable_out.redispatch(ks.and(after_autograd_keyset), self, stable, dim, descending, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with argsort_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:11832");
+}, "VariableType::argsort_stable_out", "engine/ops/native_functions/select.yaml:66", "engine/generated/VariableType.ts:12260");
 registerKernel(ops._unsafe_view_out, "Autograd", (ks, self, size, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_unsafe_view");
   const _result = below_autograd(() => ops._unsafe_view_out.redispatch(ks.and(after_autograd_keyset), self, size, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _unsafe_view_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:11837");
+}, "VariableType::_unsafe_view_out", "engine/ops/native_functions/shape.yaml:59", "engine/generated/VariableType.ts:12265");
 registerKernel(ops.clone_out, "Autograd", (ks, self, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("clone");
   const _result = below_autograd(() => ops.clone_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with clone_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:11843");
+}, "VariableType::clone_out", "engine/ops/native_functions/shape.yaml:223", "engine/generated/VariableType.ts:12271");
 registerKernel(ops.copy_out, "Autograd", (ks, self, src, non_blocking, out) => {
   const _result = below_autograd(() => ops.copy_out.redispatch(ks.and(after_autograd_keyset), self, src, non_blocking, out));
   if ((isFwGradDefined(self) || isFwGradDefined(src) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with copy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:11849");
+}, "VariableType::copy_out", "engine/ops/native_functions/shape.yaml:235", "engine/generated/VariableType.ts:12277");
 registerKernel(ops._to_copy_out, "Autograd", (ks, self, non_blocking, memory_format, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("_to_copy");
   const _result = below_autograd(() => ops._to_copy_out.redispatch(ks.and(after_autograd_keyset), self, non_blocking, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with _to_copy_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:11854");
+}, "VariableType::_to_copy_out", "engine/ops/native_functions/shape.yaml:242", "engine/generated/VariableType.ts:12282");
 registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   const _any_requires_grad = compute_requires_grad(self);
   const _any_has_forward_grad_result = isFwGradDefined(self);
@@ -11878,92 +12306,92 @@ registerKernel(ops.zero_default, "Autograd", (ks, self) => {
   }
   if (result_new_fw_grad_opt && (_result as any)) set_fw_grad((_result as any), result_new_fw_grad_opt, 0, false);
   return _result;
-}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11860");
+}, "VariableType::zero_default", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:12288");
 registerKernel(ops.zero_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.zero_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with zero_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:11882");
+}, "VariableType::zero_out", "engine/ops/native_functions/shape.yaml:276", "engine/generated/VariableType.ts:12310");
 registerKernel(ops.empty_strided_out, "Autograd", (ks, size, stride, out) => {
   const _result = below_autograd(() => ops.empty_strided_out.redispatch(ks.and(after_autograd_keyset), size, stride, out));
   if ((isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_strided_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:11887");
+}, "VariableType::empty_strided_out", "engine/ops/native_functions/shape.yaml:284", "engine/generated/VariableType.ts:12315");
 registerKernel(ops.empty_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.empty_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with empty_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:11892");
+}, "VariableType::empty_like_out", "engine/ops/native_functions/shape.yaml:290", "engine/generated/VariableType.ts:12320");
 registerKernel(ops.zeros_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.zeros_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with zeros_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:11897");
+}, "VariableType::zeros_like_out", "engine/ops/native_functions/shape.yaml:300", "engine/generated/VariableType.ts:12325");
 registerKernel(ops.ones_like_out, "Autograd", (ks, self, memory_format, out) => {
   const _result = below_autograd(() => ops.ones_like_out.redispatch(ks.and(after_autograd_keyset), self, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with ones_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:11902");
+}, "VariableType::ones_like_out", "engine/ops/native_functions/shape.yaml:307", "engine/generated/VariableType.ts:12330");
 registerKernel(ops.full_like_out, "Autograd", (ks, self, fill_value, memory_format, out) => {
   const _result = below_autograd(() => ops.full_like_out.redispatch(ks.and(after_autograd_keyset), self, fill_value, memory_format, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with full_like_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:11907");
+}, "VariableType::full_like_out", "engine/ops/native_functions/shape.yaml:318", "engine/generated/VariableType.ts:12335");
 registerKernel(ops.isnan_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.isnan_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with isnan_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:715", "engine/generated/VariableType.ts:11912");
+}, "VariableType::isnan_out", "engine/ops/native_functions/unary.yaml:802", "engine/generated/VariableType.ts:12340");
 registerKernel(ops.isinf_out, "Autograd", (ks, self, out) => {
   const _result = below_autograd(() => ops.isinf_out.redispatch(ks.and(after_autograd_keyset), self, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with isinf_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:721", "engine/generated/VariableType.ts:11917");
+}, "VariableType::isinf_out", "engine/ops/native_functions/unary.yaml:808", "engine/generated/VariableType.ts:12345");
 registerKernel(ops.upsample_nearest1d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_nearest1d");
   const _result = below_autograd(() => ops.upsample_nearest1d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:11922");
+}, "VariableType::upsample_nearest1d_vec_out", "engine/ops/native_functions/vision.yaml:13", "engine/generated/VariableType.ts:12350");
 registerKernel(ops.upsample_nearest2d_vec_out, "Autograd", (ks, input, output_size, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_nearest2d");
   const _result = below_autograd(() => ops.upsample_nearest2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:11928");
+}, "VariableType::upsample_nearest2d_vec_out", "engine/ops/native_functions/vision.yaml:19", "engine/generated/VariableType.ts:12356");
 registerKernel(ops.upsample_bilinear2d_vec_out, "Autograd", (ks, input, output_size, align_corners, scale_factors, out) => {
   if (compute_requires_grad(input)) throw_error_out_requires_grad("upsample_bilinear2d");
   const _result = below_autograd(() => ops.upsample_bilinear2d_vec_out.redispatch(ks.and(after_autograd_keyset), input, output_size, align_corners, scale_factors, out));
   if ((isFwGradDefined(input) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:11934");
+}, "VariableType::upsample_bilinear2d_vec_out", "engine/ops/native_functions/vision.yaml:25", "engine/generated/VariableType.ts:12362");
 registerKernel(ops.pixel_shuffle_out, "Autograd", (ks, self, upscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_shuffle");
   const _result = below_autograd(() => ops.pixel_shuffle_out.redispatch(ks.and(after_autograd_keyset), self, upscale_factor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pixel_shuffle_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:11940");
+}, "VariableType::pixel_shuffle_out", "engine/ops/native_functions/vision.yaml:63", "engine/generated/VariableType.ts:12368");
 registerKernel(ops.pixel_unshuffle_out, "Autograd", (ks, self, downscale_factor, out) => {
   if (compute_requires_grad(self)) throw_error_out_requires_grad("pixel_unshuffle");
   const _result = below_autograd(() => ops.pixel_unshuffle_out.redispatch(ks.and(after_autograd_keyset), self, downscale_factor, out));
   if ((isFwGradDefined(self) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with pixel_unshuffle_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:11946");
+}, "VariableType::pixel_unshuffle_out", "engine/ops/native_functions/vision.yaml:69", "engine/generated/VariableType.ts:12374");
 registerKernel(ops.upsample_bilinear2d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, align_corners, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_bilinear2d_backward");
   const _result = below_autograd(() => ops.upsample_bilinear2d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, align_corners, scale_factors, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_bilinear2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_bilinear2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:11952");
+}, "VariableType::upsample_bilinear2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:103", "engine/generated/VariableType.ts:12380");
 registerKernel(ops.upsample_nearest1d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest1d_backward");
   const _result = below_autograd(() => ops.upsample_nearest1d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scale_factors, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest1d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest1d_backward_vec_out", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:11958");
+}, "VariableType::upsample_nearest1d_backward_vec_out", "engine/ops/native_functions/vision.yaml:109", "engine/generated/VariableType.ts:12386");
 registerKernel(ops.upsample_nearest2d_backward_vec_out, "Autograd", (ks, grad_output, output_size, input_size, scale_factors, out) => {
   if (compute_requires_grad(grad_output)) throw_error_out_requires_grad("upsample_nearest2d_backward");
   const _result = below_autograd(() => ops.upsample_nearest2d_backward_vec_out.redispatch(ks.and(after_autograd_keyset), grad_output, output_size, input_size, scale_factors, out));
   if ((isFwGradDefined(grad_output) || isFwGradDefined(out))) throw new NotImplementedError("Trying to use forward AD with upsample_nearest2d_backward_out that does not support it because it is an out= function");
   return _result;
-}, "VariableType::upsample_nearest2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:11964");
+}, "VariableType::upsample_nearest2d_backward_vec_out", "engine/ops/native_functions/vision.yaml:115", "engine/generated/VariableType.ts:12392");

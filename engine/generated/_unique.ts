@@ -9,20 +9,20 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _unique (engine/ops/native_functions/reduce3.yaml:163) ----
-export const _unique_default = defineOp("aten::_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce3.yaml:163");
-registerKernel(_unique_default, "CPU", (ks, self, sorted, return_inverse) => native._unique_cpu(self, sorted, return_inverse), "native._unique_cpu", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/_unique.ts:14");
+// ---- _unique (engine/ops/native_functions/reduce3.yaml:173) ----
+export const _unique_default = defineOp("aten::_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)", "engine/ops/native_functions/reduce3.yaml:173");
+registerKernel(_unique_default, "CPU", (ks, self, sorted, return_inverse) => native._unique_cpu(self, sorted, return_inverse), "native._unique_cpu", "engine/ops/native_functions/reduce3.yaml:173", "engine/generated/_unique.ts:14");
 
-// ---- _unique.out (engine/ops/native_functions/reduce3.yaml:163) ----
-export const _unique_out = defineOp("aten::_unique.out(Tensor self, bool sorted=True, bool return_inverse=False, *, Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))", "engine/ops/native_functions/reduce3.yaml:163");
-registerKernel(_unique_out, "CompositeExplicitAutograd", (ks, self, sorted, return_inverse, out0, out1) => { const tmp = (_unique_default.call(self, sorted, return_inverse) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1])]; }, "native.autogen_copy_out(_unique)", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/_unique.ts:18"); // (autogen: derived from _unique)
+// ---- _unique.out (engine/ops/native_functions/reduce3.yaml:173) ----
+export const _unique_out = defineOp("aten::_unique.out(Tensor self, bool sorted=True, bool return_inverse=False, *, Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))", "engine/ops/native_functions/reduce3.yaml:173");
+registerKernel(_unique_out, "CompositeExplicitAutograd", (ks, self, sorted, return_inverse, out0, out1) => { const tmp = (_unique_default.call(self, sorted, return_inverse) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1])]; }, "native.autogen_copy_out(_unique)", "engine/ops/native_functions/reduce3.yaml:173", "engine/generated/_unique.ts:18"); // (autogen: derived from _unique)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_unique_out, "ADInplaceOrView", (ks, self, sorted, return_inverse, out0, out1) => {
   const result = _unique_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, sorted, return_inverse, out0, out1);
   increment_version(out0);
   increment_version(out1);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/_unique.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:173", "engine/generated/_unique.ts:20");
 
 // torch._unique: _unique
 const _unique_parser = new PythonArgParser(["_unique(Tensor input, bool sorted=True, bool return_inverse=False)"]);

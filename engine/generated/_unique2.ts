@@ -9,14 +9,14 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- _unique2 (engine/ops/native_functions/reduce3.yaml:190) ----
+// ---- _unique2 (engine/ops/native_functions/reduce3.yaml:200) ----
 // tags: dynamic_output_shape
-export const _unique2_default = defineOp("aten::_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)", "engine/ops/native_functions/reduce3.yaml:190");
-registerKernel(_unique2_default, "CPU", (ks, self, sorted, return_inverse, return_counts) => native._unique2_cpu(self, sorted, return_inverse, return_counts), "native._unique2_cpu", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/_unique2.ts:15");
+export const _unique2_default = defineOp("aten::_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)", "engine/ops/native_functions/reduce3.yaml:200");
+registerKernel(_unique2_default, "CPU", (ks, self, sorted, return_inverse, return_counts) => native._unique2_cpu(self, sorted, return_inverse, return_counts), "native._unique2_cpu", "engine/ops/native_functions/reduce3.yaml:200", "engine/generated/_unique2.ts:15");
 
-// ---- _unique2.out (engine/ops/native_functions/reduce3.yaml:190) ----
-export const _unique2_out = defineOp("aten::_unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!))", "engine/ops/native_functions/reduce3.yaml:190");
-registerKernel(_unique2_out, "CompositeExplicitAutograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => { const tmp = (_unique2_default.call(self, sorted, return_inverse, return_counts) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1]), native.autogen_copy_out(out2, tmp[2])]; }, "native.autogen_copy_out(_unique2)", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/_unique2.ts:19"); // (autogen: derived from _unique2)
+// ---- _unique2.out (engine/ops/native_functions/reduce3.yaml:200) ----
+export const _unique2_out = defineOp("aten::_unique2.out(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!))", "engine/ops/native_functions/reduce3.yaml:200");
+registerKernel(_unique2_out, "CompositeExplicitAutograd", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => { const tmp = (_unique2_default.call(self, sorted, return_inverse, return_counts) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1]), native.autogen_copy_out(out2, tmp[2])]; }, "native.autogen_copy_out(_unique2)", "engine/ops/native_functions/reduce3.yaml:200", "engine/generated/_unique2.ts:19"); // (autogen: derived from _unique2)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(_unique2_out, "ADInplaceOrView", (ks, self, sorted, return_inverse, return_counts, out0, out1, out2) => {
   const result = _unique2_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, sorted, return_inverse, return_counts, out0, out1, out2);
@@ -24,7 +24,7 @@ registerKernel(_unique2_out, "ADInplaceOrView", (ks, self, sorted, return_invers
   increment_version(out1);
   increment_version(out2);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:190", "engine/generated/_unique2.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:200", "engine/generated/_unique2.ts:21");
 
 // torch._unique2: _unique2
 const _unique2_parser = new PythonArgParser(["_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)"]);

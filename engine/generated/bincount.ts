@@ -9,20 +9,20 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- bincount (engine/ops/native_functions/reduce3.yaml:308) ----
+// ---- bincount (engine/ops/native_functions/reduce3.yaml:318) ----
 // tags: dynamic_output_shape
-export const bincount_default = defineOp("aten::bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor", "engine/ops/native_functions/reduce3.yaml:308");
-registerKernel(bincount_default, "CPU", (ks, self, weights, minlength) => native._bincount_cpu(self, weights, minlength), "native._bincount_cpu", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/bincount.ts:15");
+export const bincount_default = defineOp("aten::bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor", "engine/ops/native_functions/reduce3.yaml:318");
+registerKernel(bincount_default, "CPU", (ks, self, weights, minlength) => native._bincount_cpu(self, weights, minlength), "native._bincount_cpu", "engine/ops/native_functions/reduce3.yaml:318", "engine/generated/bincount.ts:15");
 
-// ---- bincount.out (engine/ops/native_functions/reduce3.yaml:308) ----
-export const bincount_out = defineOp("aten::bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:308");
-registerKernel(bincount_out, "CompositeExplicitAutograd", (ks, self, weights, minlength, out) => native.autogen_copy_out(out, (bincount_default.call(self, weights, minlength) as any)), "native.autogen_copy_out(bincount)", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/bincount.ts:19"); // (autogen: derived from bincount)
+// ---- bincount.out (engine/ops/native_functions/reduce3.yaml:318) ----
+export const bincount_out = defineOp("aten::bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:318");
+registerKernel(bincount_out, "CompositeExplicitAutograd", (ks, self, weights, minlength, out) => native.autogen_copy_out(out, (bincount_default.call(self, weights, minlength) as any)), "native.autogen_copy_out(bincount)", "engine/ops/native_functions/reduce3.yaml:318", "engine/generated/bincount.ts:19"); // (autogen: derived from bincount)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bincount_out, "ADInplaceOrView", (ks, self, weights, minlength, out) => {
   const result = bincount_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, weights, minlength, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/bincount.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:318", "engine/generated/bincount.ts:21");
 
 // torch.bincount: bincount
 const bincount_parser = new PythonArgParser(["bincount(Tensor input, Tensor? weights=None, int minlength=0)"]);

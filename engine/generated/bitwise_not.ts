@@ -9,34 +9,34 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- bitwise_not (engine/ops/native_functions/unary.yaml:761) ----
-export const bitwise_not_default = defineOp("aten::bitwise_not(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:761");
-registerKernel(bitwise_not_default, "CPU", (ks, self) => native.bitwise_not_out(self, null, "functional"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/bitwise_not.ts:14"); // (structured_delegate: bitwise_not.out)
-registerKernel(bitwise_not_default, "Meta", (ks, self) => native.bitwise_not_out(self, null, "functional"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/bitwise_not.ts:15"); // (structured_delegate: bitwise_not.out)
-registerKernel(bitwise_not_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.bitwise_not_out(self, null, "functional"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/bitwise_not.ts:16"); // (structured_delegate: bitwise_not.out)
+// ---- bitwise_not (engine/ops/native_functions/unary.yaml:848) ----
+export const bitwise_not_default = defineOp("aten::bitwise_not(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:848");
+registerKernel(bitwise_not_default, "CPU", (ks, self) => native.bitwise_not_out(self, null, "functional"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:856", "engine/generated/bitwise_not.ts:14"); // (structured_delegate: bitwise_not.out)
+registerKernel(bitwise_not_default, "Meta", (ks, self) => native.bitwise_not_out(self, null, "functional"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:856", "engine/generated/bitwise_not.ts:15"); // (structured_delegate: bitwise_not.out)
+registerKernel(bitwise_not_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.bitwise_not_out(self, null, "functional"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:856", "engine/generated/bitwise_not.ts:16"); // (structured_delegate: bitwise_not.out)
 
-// ---- bitwise_not_ (engine/ops/native_functions/unary.yaml:765) ----
-export const bitwise_not__default = defineOp("aten::bitwise_not_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:765");
-registerKernel(bitwise_not__default, "CPU", (ks, self) => native.bitwise_not_out(self, null, "inplace"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/bitwise_not.ts:20"); // (structured_delegate: bitwise_not.out)
-registerKernel(bitwise_not__default, "Meta", (ks, self) => native.bitwise_not_out(self, null, "inplace"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/bitwise_not.ts:21"); // (structured_delegate: bitwise_not.out)
-registerKernel(bitwise_not__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.bitwise_not_out(self, null, "inplace"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/bitwise_not.ts:22"); // (structured_delegate: bitwise_not.out)
+// ---- bitwise_not_ (engine/ops/native_functions/unary.yaml:852) ----
+export const bitwise_not__default = defineOp("aten::bitwise_not_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:852");
+registerKernel(bitwise_not__default, "CPU", (ks, self) => native.bitwise_not_out(self, null, "inplace"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:856", "engine/generated/bitwise_not.ts:20"); // (structured_delegate: bitwise_not.out)
+registerKernel(bitwise_not__default, "Meta", (ks, self) => native.bitwise_not_out(self, null, "inplace"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:856", "engine/generated/bitwise_not.ts:21"); // (structured_delegate: bitwise_not.out)
+registerKernel(bitwise_not__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.bitwise_not_out(self, null, "inplace"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:856", "engine/generated/bitwise_not.ts:22"); // (structured_delegate: bitwise_not.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_not__default, "ADInplaceOrView", (ks, self) => {
   const result = bitwise_not__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:765", "engine/generated/bitwise_not.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:852", "engine/generated/bitwise_not.ts:24");
 
-// ---- bitwise_not.out (engine/ops/native_functions/unary.yaml:769) ----
-export const bitwise_not_out = defineOp("aten::bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:769");
-registerKernel(bitwise_not_out, "CPU", (ks, self, out) => native.bitwise_not_out(self, out, "out"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/bitwise_not.ts:32");
-registerKernel(bitwise_not_out, "Meta", (ks, self, out) => native.bitwise_not_out(self, out, "out"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:769", "engine/generated/bitwise_not.ts:33");
+// ---- bitwise_not.out (engine/ops/native_functions/unary.yaml:856) ----
+export const bitwise_not_out = defineOp("aten::bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:856");
+registerKernel(bitwise_not_out, "CPU", (ks, self, out) => native.bitwise_not_out(self, out, "out"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:856", "engine/generated/bitwise_not.ts:32");
+registerKernel(bitwise_not_out, "Meta", (ks, self, out) => native.bitwise_not_out(self, out, "out"), "native.bitwise_not_out", "engine/ops/native_functions/unary.yaml:856", "engine/generated/bitwise_not.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bitwise_not_out, "ADInplaceOrView", (ks, self, out) => {
   const result = bitwise_not_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:769", "engine/generated/bitwise_not.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:856", "engine/generated/bitwise_not.ts:35");
 
 // torch.bitwise_not: bitwise_not / bitwise_not.out
 const bitwise_not_parser = new PythonArgParser(["bitwise_not(Tensor input, *, Tensor? out=None)"]);

@@ -9,33 +9,33 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- bucketize.Tensor (engine/ops/native_functions/reduce3.yaml:281) ----
-export const bucketize_Tensor = defineOp("aten::bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", "engine/ops/native_functions/reduce3.yaml:281");
-registerKernel(bucketize_Tensor, "CPU", (ks, self, boundaries, out_int32, right) => native.bucketize_cpu(self, boundaries, out_int32, right), "native.bucketize_cpu", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/bucketize.ts:14");
+// ---- bucketize.Tensor (engine/ops/native_functions/reduce3.yaml:291) ----
+export const bucketize_Tensor = defineOp("aten::bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", "engine/ops/native_functions/reduce3.yaml:291");
+registerKernel(bucketize_Tensor, "CPU", (ks, self, boundaries, out_int32, right) => native.bucketize_cpu(self, boundaries, out_int32, right), "native.bucketize_cpu", "engine/ops/native_functions/reduce3.yaml:291", "engine/generated/bucketize.ts:14");
 
-// ---- bucketize.Tensor_out (engine/ops/native_functions/reduce3.yaml:285) ----
-export const bucketize_Tensor_out = defineOp("aten::bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:285");
-registerKernel(bucketize_Tensor_out, "CPU", (ks, self, boundaries, out_int32, right, out) => native.bucketize_out_cpu(self, boundaries, out_int32, right, out), "native.bucketize_out_cpu", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/bucketize.ts:18");
+// ---- bucketize.Tensor_out (engine/ops/native_functions/reduce3.yaml:295) ----
+export const bucketize_Tensor_out = defineOp("aten::bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:295");
+registerKernel(bucketize_Tensor_out, "CPU", (ks, self, boundaries, out_int32, right, out) => native.bucketize_out_cpu(self, boundaries, out_int32, right, out), "native.bucketize_out_cpu", "engine/ops/native_functions/reduce3.yaml:295", "engine/generated/bucketize.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bucketize_Tensor_out, "ADInplaceOrView", (ks, self, boundaries, out_int32, right, out) => {
   const result = bucketize_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, boundaries, out_int32, right, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:285", "engine/generated/bucketize.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:295", "engine/generated/bucketize.ts:20");
 
-// ---- bucketize.Scalar (engine/ops/native_functions/reduce3.yaml:289) ----
-export const bucketize_Scalar = defineOp("aten::bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", "engine/ops/native_functions/reduce3.yaml:289");
-registerKernel(bucketize_Scalar, "CPU", (ks, self, boundaries, out_int32, right) => native.bucketize_scalar_cpu(self, boundaries, out_int32, right), "native.bucketize_scalar_cpu", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/bucketize.ts:28");
+// ---- bucketize.Scalar (engine/ops/native_functions/reduce3.yaml:299) ----
+export const bucketize_Scalar = defineOp("aten::bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", "engine/ops/native_functions/reduce3.yaml:299");
+registerKernel(bucketize_Scalar, "CPU", (ks, self, boundaries, out_int32, right) => native.bucketize_scalar_cpu(self, boundaries, out_int32, right), "native.bucketize_scalar_cpu", "engine/ops/native_functions/reduce3.yaml:299", "engine/generated/bucketize.ts:28");
 
-// ---- bucketize.Scalar_out (engine/ops/native_functions/reduce3.yaml:289) ----
-export const bucketize_Scalar_out = defineOp("aten::bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:289");
-registerKernel(bucketize_Scalar_out, "CompositeExplicitAutograd", (ks, self, boundaries, out_int32, right, out) => native.autogen_copy_out(out, (bucketize_Scalar.call(self, boundaries, out_int32, right) as any)), "native.autogen_copy_out(bucketize.Scalar)", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/bucketize.ts:32"); // (autogen: derived from bucketize.Scalar)
+// ---- bucketize.Scalar_out (engine/ops/native_functions/reduce3.yaml:299) ----
+export const bucketize_Scalar_out = defineOp("aten::bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:299");
+registerKernel(bucketize_Scalar_out, "CompositeExplicitAutograd", (ks, self, boundaries, out_int32, right, out) => native.autogen_copy_out(out, (bucketize_Scalar.call(self, boundaries, out_int32, right) as any)), "native.autogen_copy_out(bucketize.Scalar)", "engine/ops/native_functions/reduce3.yaml:299", "engine/generated/bucketize.ts:32"); // (autogen: derived from bucketize.Scalar)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(bucketize_Scalar_out, "ADInplaceOrView", (ks, self, boundaries, out_int32, right, out) => {
   const result = bucketize_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, boundaries, out_int32, right, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:289", "engine/generated/bucketize.ts:34");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:299", "engine/generated/bucketize.ts:34");
 
 // torch.bucketize: bucketize.Tensor / bucketize.Tensor_out, bucketize.Scalar
 const bucketize_parser = new PythonArgParser(["bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor? out=None)", "bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)"]);

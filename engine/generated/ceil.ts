@@ -9,34 +9,34 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- ceil (engine/ops/native_functions/unary.yaml:517) ----
-export const ceil_default = defineOp("aten::ceil(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:517");
-registerKernel(ceil_default, "CPU", (ks, self) => native.ceil_out(self, null, "functional"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:14"); // (structured_delegate: ceil.out)
-registerKernel(ceil_default, "Meta", (ks, self) => native.ceil_out(self, null, "functional"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:15"); // (structured_delegate: ceil.out)
-registerKernel(ceil_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.ceil_out(self, null, "functional"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:16"); // (structured_delegate: ceil.out)
+// ---- ceil (engine/ops/native_functions/unary.yaml:604) ----
+export const ceil_default = defineOp("aten::ceil(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:604");
+registerKernel(ceil_default, "CPU", (ks, self) => native.ceil_out(self, null, "functional"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:612", "engine/generated/ceil.ts:14"); // (structured_delegate: ceil.out)
+registerKernel(ceil_default, "Meta", (ks, self) => native.ceil_out(self, null, "functional"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:612", "engine/generated/ceil.ts:15"); // (structured_delegate: ceil.out)
+registerKernel(ceil_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.ceil_out(self, null, "functional"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:612", "engine/generated/ceil.ts:16"); // (structured_delegate: ceil.out)
 
-// ---- ceil_ (engine/ops/native_functions/unary.yaml:521) ----
-export const ceil__default = defineOp("aten::ceil_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:521");
-registerKernel(ceil__default, "CPU", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:20"); // (structured_delegate: ceil.out)
-registerKernel(ceil__default, "Meta", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:21"); // (structured_delegate: ceil.out)
-registerKernel(ceil__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:22"); // (structured_delegate: ceil.out)
+// ---- ceil_ (engine/ops/native_functions/unary.yaml:608) ----
+export const ceil__default = defineOp("aten::ceil_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:608");
+registerKernel(ceil__default, "CPU", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:612", "engine/generated/ceil.ts:20"); // (structured_delegate: ceil.out)
+registerKernel(ceil__default, "Meta", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:612", "engine/generated/ceil.ts:21"); // (structured_delegate: ceil.out)
+registerKernel(ceil__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.ceil_out(self, null, "inplace"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:612", "engine/generated/ceil.ts:22"); // (structured_delegate: ceil.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ceil__default, "ADInplaceOrView", (ks, self) => {
   const result = ceil__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:521", "engine/generated/ceil.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:608", "engine/generated/ceil.ts:24");
 
-// ---- ceil.out (engine/ops/native_functions/unary.yaml:525) ----
-export const ceil_out = defineOp("aten::ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:525");
-registerKernel(ceil_out, "CPU", (ks, self, out) => native.ceil_out(self, out, "out"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:32");
-registerKernel(ceil_out, "Meta", (ks, self, out) => native.ceil_out(self, out, "out"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:33");
+// ---- ceil.out (engine/ops/native_functions/unary.yaml:612) ----
+export const ceil_out = defineOp("aten::ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:612");
+registerKernel(ceil_out, "CPU", (ks, self, out) => native.ceil_out(self, out, "out"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:612", "engine/generated/ceil.ts:32");
+registerKernel(ceil_out, "Meta", (ks, self, out) => native.ceil_out(self, out, "out"), "native.ceil_out", "engine/ops/native_functions/unary.yaml:612", "engine/generated/ceil.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(ceil_out, "ADInplaceOrView", (ks, self, out) => {
   const result = ceil_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:525", "engine/generated/ceil.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:612", "engine/generated/ceil.ts:35");
 
 // torch.ceil: ceil / ceil.out
 const ceil_parser = new PythonArgParser(["ceil(Tensor input, *, Tensor? out=None)"]);

@@ -9,63 +9,63 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- clamp.Tensor (engine/ops/native_functions/unary.yaml:602) ----
-export const clamp_Tensor = defineOp("aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", "engine/ops/native_functions/unary.yaml:602");
-registerKernel(clamp_Tensor, "CPU", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "functional"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/clamp.ts:14"); // (structured_delegate: clamp.Tensor_out)
-registerKernel(clamp_Tensor, "Meta", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "functional"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/clamp.ts:15"); // (structured_delegate: clamp.Tensor_out)
-registerKernel(clamp_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "functional"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/clamp.ts:16"); // (structured_delegate: clamp.Tensor_out)
+// ---- clamp.Tensor (engine/ops/native_functions/unary.yaml:689) ----
+export const clamp_Tensor = defineOp("aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", "engine/ops/native_functions/unary.yaml:689");
+registerKernel(clamp_Tensor, "CPU", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "functional"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:705", "engine/generated/clamp.ts:14"); // (structured_delegate: clamp.Tensor_out)
+registerKernel(clamp_Tensor, "Meta", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "functional"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:705", "engine/generated/clamp.ts:15"); // (structured_delegate: clamp.Tensor_out)
+registerKernel(clamp_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "functional"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:705", "engine/generated/clamp.ts:16"); // (structured_delegate: clamp.Tensor_out)
 
-// ---- clamp (engine/ops/native_functions/unary.yaml:606) ----
-export const clamp_default = defineOp("aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", "engine/ops/native_functions/unary.yaml:606");
-registerKernel(clamp_default, "CPU", (ks, self, min, max) => native.clamp_out(self, min, max, null, "functional"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/clamp.ts:20"); // (structured_delegate: clamp.out)
-registerKernel(clamp_default, "Meta", (ks, self, min, max) => native.clamp_out(self, min, max, null, "functional"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/clamp.ts:21"); // (structured_delegate: clamp.out)
-registerKernel(clamp_default, "CompositeExplicitAutogradNonFunctional", (ks, self, min, max) => native.clamp_out(self, min, max, null, "functional"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/clamp.ts:22"); // (structured_delegate: clamp.out)
+// ---- clamp (engine/ops/native_functions/unary.yaml:693) ----
+export const clamp_default = defineOp("aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", "engine/ops/native_functions/unary.yaml:693");
+registerKernel(clamp_default, "CPU", (ks, self, min, max) => native.clamp_out(self, min, max, null, "functional"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:711", "engine/generated/clamp.ts:20"); // (structured_delegate: clamp.out)
+registerKernel(clamp_default, "Meta", (ks, self, min, max) => native.clamp_out(self, min, max, null, "functional"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:711", "engine/generated/clamp.ts:21"); // (structured_delegate: clamp.out)
+registerKernel(clamp_default, "CompositeExplicitAutogradNonFunctional", (ks, self, min, max) => native.clamp_out(self, min, max, null, "functional"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:711", "engine/generated/clamp.ts:22"); // (structured_delegate: clamp.out)
 
-// ---- clamp_.Tensor (engine/ops/native_functions/unary.yaml:610) ----
-export const clamp__Tensor = defineOp("aten::clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:610");
-registerKernel(clamp__Tensor, "CPU", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "inplace"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/clamp.ts:26"); // (structured_delegate: clamp.Tensor_out)
-registerKernel(clamp__Tensor, "Meta", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "inplace"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/clamp.ts:27"); // (structured_delegate: clamp.Tensor_out)
-registerKernel(clamp__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "inplace"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/clamp.ts:28"); // (structured_delegate: clamp.Tensor_out)
+// ---- clamp_.Tensor (engine/ops/native_functions/unary.yaml:697) ----
+export const clamp__Tensor = defineOp("aten::clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:697");
+registerKernel(clamp__Tensor, "CPU", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "inplace"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:705", "engine/generated/clamp.ts:26"); // (structured_delegate: clamp.Tensor_out)
+registerKernel(clamp__Tensor, "Meta", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "inplace"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:705", "engine/generated/clamp.ts:27"); // (structured_delegate: clamp.Tensor_out)
+registerKernel(clamp__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, min, max) => native.clamp_Tensor_out(self, min, max, null, "inplace"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:705", "engine/generated/clamp.ts:28"); // (structured_delegate: clamp.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp__Tensor, "ADInplaceOrView", (ks, self, min, max) => {
   const result = clamp__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min, max);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:610", "engine/generated/clamp.ts:30");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:697", "engine/generated/clamp.ts:30");
 
-// ---- clamp_ (engine/ops/native_functions/unary.yaml:614) ----
-export const clamp__default = defineOp("aten::clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:614");
-registerKernel(clamp__default, "CPU", (ks, self, min, max) => native.clamp_out(self, min, max, null, "inplace"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/clamp.ts:38"); // (structured_delegate: clamp.out)
-registerKernel(clamp__default, "Meta", (ks, self, min, max) => native.clamp_out(self, min, max, null, "inplace"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/clamp.ts:39"); // (structured_delegate: clamp.out)
-registerKernel(clamp__default, "CompositeExplicitAutogradNonFunctional", (ks, self, min, max) => native.clamp_out(self, min, max, null, "inplace"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/clamp.ts:40"); // (structured_delegate: clamp.out)
+// ---- clamp_ (engine/ops/native_functions/unary.yaml:701) ----
+export const clamp__default = defineOp("aten::clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:701");
+registerKernel(clamp__default, "CPU", (ks, self, min, max) => native.clamp_out(self, min, max, null, "inplace"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:711", "engine/generated/clamp.ts:38"); // (structured_delegate: clamp.out)
+registerKernel(clamp__default, "Meta", (ks, self, min, max) => native.clamp_out(self, min, max, null, "inplace"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:711", "engine/generated/clamp.ts:39"); // (structured_delegate: clamp.out)
+registerKernel(clamp__default, "CompositeExplicitAutogradNonFunctional", (ks, self, min, max) => native.clamp_out(self, min, max, null, "inplace"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:711", "engine/generated/clamp.ts:40"); // (structured_delegate: clamp.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp__default, "ADInplaceOrView", (ks, self, min, max) => {
   const result = clamp__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min, max);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:614", "engine/generated/clamp.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:701", "engine/generated/clamp.ts:42");
 
-// ---- clamp.Tensor_out (engine/ops/native_functions/unary.yaml:618) ----
-export const clamp_Tensor_out = defineOp("aten::clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:618");
-registerKernel(clamp_Tensor_out, "CPU", (ks, self, min, max, out) => native.clamp_Tensor_out(self, min, max, out, "out"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/clamp.ts:50");
-registerKernel(clamp_Tensor_out, "Meta", (ks, self, min, max, out) => native.clamp_Tensor_out(self, min, max, out, "out"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:618", "engine/generated/clamp.ts:51");
+// ---- clamp.Tensor_out (engine/ops/native_functions/unary.yaml:705) ----
+export const clamp_Tensor_out = defineOp("aten::clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:705");
+registerKernel(clamp_Tensor_out, "CPU", (ks, self, min, max, out) => native.clamp_Tensor_out(self, min, max, out, "out"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:705", "engine/generated/clamp.ts:50");
+registerKernel(clamp_Tensor_out, "Meta", (ks, self, min, max, out) => native.clamp_Tensor_out(self, min, max, out, "out"), "native.clamp_Tensor_out", "engine/ops/native_functions/unary.yaml:705", "engine/generated/clamp.ts:51");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp_Tensor_out, "ADInplaceOrView", (ks, self, min, max, out) => {
   const result = clamp_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min, max, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:618", "engine/generated/clamp.ts:53");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:705", "engine/generated/clamp.ts:53");
 
-// ---- clamp.out (engine/ops/native_functions/unary.yaml:624) ----
-export const clamp_out = defineOp("aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:624");
-registerKernel(clamp_out, "CPU", (ks, self, min, max, out) => native.clamp_out(self, min, max, out, "out"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/clamp.ts:61");
-registerKernel(clamp_out, "Meta", (ks, self, min, max, out) => native.clamp_out(self, min, max, out, "out"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:624", "engine/generated/clamp.ts:62");
+// ---- clamp.out (engine/ops/native_functions/unary.yaml:711) ----
+export const clamp_out = defineOp("aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:711");
+registerKernel(clamp_out, "CPU", (ks, self, min, max, out) => native.clamp_out(self, min, max, out, "out"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:711", "engine/generated/clamp.ts:61");
+registerKernel(clamp_out, "Meta", (ks, self, min, max, out) => native.clamp_out(self, min, max, out, "out"), "native.clamp_out", "engine/ops/native_functions/unary.yaml:711", "engine/generated/clamp.ts:62");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp_out, "ADInplaceOrView", (ks, self, min, max, out) => {
   const result = clamp_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min, max, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:624", "engine/generated/clamp.ts:64");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:711", "engine/generated/clamp.ts:64");
 
 // torch.clamp: clamp.Tensor / clamp.Tensor_out, clamp / clamp.out
 const clamp_parser = new PythonArgParser(["clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None)", "clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)"]);

@@ -9,63 +9,63 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- clamp_max.Tensor (engine/ops/native_functions/unary.yaml:658) ----
-export const clamp_max_Tensor = defineOp("aten::clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", "engine/ops/native_functions/unary.yaml:658");
-registerKernel(clamp_max_Tensor, "CPU", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "functional"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/clamp_max.ts:14"); // (structured_delegate: clamp_max.Tensor_out)
-registerKernel(clamp_max_Tensor, "Meta", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "functional"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/clamp_max.ts:15"); // (structured_delegate: clamp_max.Tensor_out)
-registerKernel(clamp_max_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "functional"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/clamp_max.ts:16"); // (structured_delegate: clamp_max.Tensor_out)
+// ---- clamp_max.Tensor (engine/ops/native_functions/unary.yaml:745) ----
+export const clamp_max_Tensor = defineOp("aten::clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", "engine/ops/native_functions/unary.yaml:745");
+registerKernel(clamp_max_Tensor, "CPU", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "functional"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:761", "engine/generated/clamp_max.ts:14"); // (structured_delegate: clamp_max.Tensor_out)
+registerKernel(clamp_max_Tensor, "Meta", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "functional"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:761", "engine/generated/clamp_max.ts:15"); // (structured_delegate: clamp_max.Tensor_out)
+registerKernel(clamp_max_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "functional"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:761", "engine/generated/clamp_max.ts:16"); // (structured_delegate: clamp_max.Tensor_out)
 
-// ---- clamp_max (engine/ops/native_functions/unary.yaml:662) ----
-export const clamp_max_default = defineOp("aten::clamp_max(Tensor self, Scalar max) -> Tensor", "engine/ops/native_functions/unary.yaml:662");
-registerKernel(clamp_max_default, "CPU", (ks, self, max) => native.clamp_max_out(self, max, null, "functional"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/clamp_max.ts:20"); // (structured_delegate: clamp_max.out)
-registerKernel(clamp_max_default, "Meta", (ks, self, max) => native.clamp_max_out(self, max, null, "functional"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/clamp_max.ts:21"); // (structured_delegate: clamp_max.out)
-registerKernel(clamp_max_default, "CompositeExplicitAutogradNonFunctional", (ks, self, max) => native.clamp_max_out(self, max, null, "functional"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/clamp_max.ts:22"); // (structured_delegate: clamp_max.out)
+// ---- clamp_max (engine/ops/native_functions/unary.yaml:749) ----
+export const clamp_max_default = defineOp("aten::clamp_max(Tensor self, Scalar max) -> Tensor", "engine/ops/native_functions/unary.yaml:749");
+registerKernel(clamp_max_default, "CPU", (ks, self, max) => native.clamp_max_out(self, max, null, "functional"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:767", "engine/generated/clamp_max.ts:20"); // (structured_delegate: clamp_max.out)
+registerKernel(clamp_max_default, "Meta", (ks, self, max) => native.clamp_max_out(self, max, null, "functional"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:767", "engine/generated/clamp_max.ts:21"); // (structured_delegate: clamp_max.out)
+registerKernel(clamp_max_default, "CompositeExplicitAutogradNonFunctional", (ks, self, max) => native.clamp_max_out(self, max, null, "functional"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:767", "engine/generated/clamp_max.ts:22"); // (structured_delegate: clamp_max.out)
 
-// ---- clamp_max_.Tensor (engine/ops/native_functions/unary.yaml:666) ----
-export const clamp_max__Tensor = defineOp("aten::clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:666");
-registerKernel(clamp_max__Tensor, "CPU", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "inplace"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/clamp_max.ts:26"); // (structured_delegate: clamp_max.Tensor_out)
-registerKernel(clamp_max__Tensor, "Meta", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "inplace"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/clamp_max.ts:27"); // (structured_delegate: clamp_max.Tensor_out)
-registerKernel(clamp_max__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "inplace"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/clamp_max.ts:28"); // (structured_delegate: clamp_max.Tensor_out)
+// ---- clamp_max_.Tensor (engine/ops/native_functions/unary.yaml:753) ----
+export const clamp_max__Tensor = defineOp("aten::clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:753");
+registerKernel(clamp_max__Tensor, "CPU", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "inplace"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:761", "engine/generated/clamp_max.ts:26"); // (structured_delegate: clamp_max.Tensor_out)
+registerKernel(clamp_max__Tensor, "Meta", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "inplace"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:761", "engine/generated/clamp_max.ts:27"); // (structured_delegate: clamp_max.Tensor_out)
+registerKernel(clamp_max__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, max) => native.clamp_max_Tensor_out(self, max, null, "inplace"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:761", "engine/generated/clamp_max.ts:28"); // (structured_delegate: clamp_max.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp_max__Tensor, "ADInplaceOrView", (ks, self, max) => {
   const result = clamp_max__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, max);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:666", "engine/generated/clamp_max.ts:30");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:753", "engine/generated/clamp_max.ts:30");
 
-// ---- clamp_max_ (engine/ops/native_functions/unary.yaml:670) ----
-export const clamp_max__default = defineOp("aten::clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:670");
-registerKernel(clamp_max__default, "CPU", (ks, self, max) => native.clamp_max_out(self, max, null, "inplace"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/clamp_max.ts:38"); // (structured_delegate: clamp_max.out)
-registerKernel(clamp_max__default, "Meta", (ks, self, max) => native.clamp_max_out(self, max, null, "inplace"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/clamp_max.ts:39"); // (structured_delegate: clamp_max.out)
-registerKernel(clamp_max__default, "CompositeExplicitAutogradNonFunctional", (ks, self, max) => native.clamp_max_out(self, max, null, "inplace"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/clamp_max.ts:40"); // (structured_delegate: clamp_max.out)
+// ---- clamp_max_ (engine/ops/native_functions/unary.yaml:757) ----
+export const clamp_max__default = defineOp("aten::clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:757");
+registerKernel(clamp_max__default, "CPU", (ks, self, max) => native.clamp_max_out(self, max, null, "inplace"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:767", "engine/generated/clamp_max.ts:38"); // (structured_delegate: clamp_max.out)
+registerKernel(clamp_max__default, "Meta", (ks, self, max) => native.clamp_max_out(self, max, null, "inplace"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:767", "engine/generated/clamp_max.ts:39"); // (structured_delegate: clamp_max.out)
+registerKernel(clamp_max__default, "CompositeExplicitAutogradNonFunctional", (ks, self, max) => native.clamp_max_out(self, max, null, "inplace"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:767", "engine/generated/clamp_max.ts:40"); // (structured_delegate: clamp_max.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp_max__default, "ADInplaceOrView", (ks, self, max) => {
   const result = clamp_max__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, max);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:670", "engine/generated/clamp_max.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:757", "engine/generated/clamp_max.ts:42");
 
-// ---- clamp_max.Tensor_out (engine/ops/native_functions/unary.yaml:674) ----
-export const clamp_max_Tensor_out = defineOp("aten::clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:674");
-registerKernel(clamp_max_Tensor_out, "CPU", (ks, self, max, out) => native.clamp_max_Tensor_out(self, max, out, "out"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/clamp_max.ts:50");
-registerKernel(clamp_max_Tensor_out, "Meta", (ks, self, max, out) => native.clamp_max_Tensor_out(self, max, out, "out"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:674", "engine/generated/clamp_max.ts:51");
+// ---- clamp_max.Tensor_out (engine/ops/native_functions/unary.yaml:761) ----
+export const clamp_max_Tensor_out = defineOp("aten::clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:761");
+registerKernel(clamp_max_Tensor_out, "CPU", (ks, self, max, out) => native.clamp_max_Tensor_out(self, max, out, "out"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:761", "engine/generated/clamp_max.ts:50");
+registerKernel(clamp_max_Tensor_out, "Meta", (ks, self, max, out) => native.clamp_max_Tensor_out(self, max, out, "out"), "native.clamp_max_Tensor_out", "engine/ops/native_functions/unary.yaml:761", "engine/generated/clamp_max.ts:51");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp_max_Tensor_out, "ADInplaceOrView", (ks, self, max, out) => {
   const result = clamp_max_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, max, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:674", "engine/generated/clamp_max.ts:53");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:761", "engine/generated/clamp_max.ts:53");
 
-// ---- clamp_max.out (engine/ops/native_functions/unary.yaml:680) ----
-export const clamp_max_out = defineOp("aten::clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:680");
-registerKernel(clamp_max_out, "CPU", (ks, self, max, out) => native.clamp_max_out(self, max, out, "out"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/clamp_max.ts:61");
-registerKernel(clamp_max_out, "Meta", (ks, self, max, out) => native.clamp_max_out(self, max, out, "out"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:680", "engine/generated/clamp_max.ts:62");
+// ---- clamp_max.out (engine/ops/native_functions/unary.yaml:767) ----
+export const clamp_max_out = defineOp("aten::clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:767");
+registerKernel(clamp_max_out, "CPU", (ks, self, max, out) => native.clamp_max_out(self, max, out, "out"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:767", "engine/generated/clamp_max.ts:61");
+registerKernel(clamp_max_out, "Meta", (ks, self, max, out) => native.clamp_max_out(self, max, out, "out"), "native.clamp_max_out", "engine/ops/native_functions/unary.yaml:767", "engine/generated/clamp_max.ts:62");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp_max_out, "ADInplaceOrView", (ks, self, max, out) => {
   const result = clamp_max_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, max, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:680", "engine/generated/clamp_max.ts:64");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:767", "engine/generated/clamp_max.ts:64");
 
 // torch.clamp_max: clamp_max.Tensor / clamp_max.Tensor_out, clamp_max / clamp_max.out
 const clamp_max_parser = new PythonArgParser(["clamp_max(Tensor input, Tensor max, *, Tensor? out=None)", "clamp_max(Tensor input, Scalar max, *, Tensor? out=None)"]);

@@ -9,63 +9,63 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- clamp_min.Tensor (engine/ops/native_functions/unary.yaml:630) ----
-export const clamp_min_Tensor = defineOp("aten::clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", "engine/ops/native_functions/unary.yaml:630");
-registerKernel(clamp_min_Tensor, "CPU", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "functional"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/clamp_min.ts:14"); // (structured_delegate: clamp_min.Tensor_out)
-registerKernel(clamp_min_Tensor, "Meta", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "functional"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/clamp_min.ts:15"); // (structured_delegate: clamp_min.Tensor_out)
-registerKernel(clamp_min_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "functional"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/clamp_min.ts:16"); // (structured_delegate: clamp_min.Tensor_out)
+// ---- clamp_min.Tensor (engine/ops/native_functions/unary.yaml:717) ----
+export const clamp_min_Tensor = defineOp("aten::clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", "engine/ops/native_functions/unary.yaml:717");
+registerKernel(clamp_min_Tensor, "CPU", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "functional"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:733", "engine/generated/clamp_min.ts:14"); // (structured_delegate: clamp_min.Tensor_out)
+registerKernel(clamp_min_Tensor, "Meta", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "functional"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:733", "engine/generated/clamp_min.ts:15"); // (structured_delegate: clamp_min.Tensor_out)
+registerKernel(clamp_min_Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "functional"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:733", "engine/generated/clamp_min.ts:16"); // (structured_delegate: clamp_min.Tensor_out)
 
-// ---- clamp_min (engine/ops/native_functions/unary.yaml:634) ----
-export const clamp_min_default = defineOp("aten::clamp_min(Tensor self, Scalar min) -> Tensor", "engine/ops/native_functions/unary.yaml:634");
-registerKernel(clamp_min_default, "CPU", (ks, self, min) => native.clamp_min_out(self, min, null, "functional"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/clamp_min.ts:20"); // (structured_delegate: clamp_min.out)
-registerKernel(clamp_min_default, "Meta", (ks, self, min) => native.clamp_min_out(self, min, null, "functional"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/clamp_min.ts:21"); // (structured_delegate: clamp_min.out)
-registerKernel(clamp_min_default, "CompositeExplicitAutogradNonFunctional", (ks, self, min) => native.clamp_min_out(self, min, null, "functional"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/clamp_min.ts:22"); // (structured_delegate: clamp_min.out)
+// ---- clamp_min (engine/ops/native_functions/unary.yaml:721) ----
+export const clamp_min_default = defineOp("aten::clamp_min(Tensor self, Scalar min) -> Tensor", "engine/ops/native_functions/unary.yaml:721");
+registerKernel(clamp_min_default, "CPU", (ks, self, min) => native.clamp_min_out(self, min, null, "functional"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:739", "engine/generated/clamp_min.ts:20"); // (structured_delegate: clamp_min.out)
+registerKernel(clamp_min_default, "Meta", (ks, self, min) => native.clamp_min_out(self, min, null, "functional"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:739", "engine/generated/clamp_min.ts:21"); // (structured_delegate: clamp_min.out)
+registerKernel(clamp_min_default, "CompositeExplicitAutogradNonFunctional", (ks, self, min) => native.clamp_min_out(self, min, null, "functional"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:739", "engine/generated/clamp_min.ts:22"); // (structured_delegate: clamp_min.out)
 
-// ---- clamp_min_.Tensor (engine/ops/native_functions/unary.yaml:638) ----
-export const clamp_min__Tensor = defineOp("aten::clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:638");
-registerKernel(clamp_min__Tensor, "CPU", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "inplace"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/clamp_min.ts:26"); // (structured_delegate: clamp_min.Tensor_out)
-registerKernel(clamp_min__Tensor, "Meta", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "inplace"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/clamp_min.ts:27"); // (structured_delegate: clamp_min.Tensor_out)
-registerKernel(clamp_min__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "inplace"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/clamp_min.ts:28"); // (structured_delegate: clamp_min.Tensor_out)
+// ---- clamp_min_.Tensor (engine/ops/native_functions/unary.yaml:725) ----
+export const clamp_min__Tensor = defineOp("aten::clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:725");
+registerKernel(clamp_min__Tensor, "CPU", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "inplace"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:733", "engine/generated/clamp_min.ts:26"); // (structured_delegate: clamp_min.Tensor_out)
+registerKernel(clamp_min__Tensor, "Meta", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "inplace"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:733", "engine/generated/clamp_min.ts:27"); // (structured_delegate: clamp_min.Tensor_out)
+registerKernel(clamp_min__Tensor, "CompositeExplicitAutogradNonFunctional", (ks, self, min) => native.clamp_min_Tensor_out(self, min, null, "inplace"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:733", "engine/generated/clamp_min.ts:28"); // (structured_delegate: clamp_min.Tensor_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp_min__Tensor, "ADInplaceOrView", (ks, self, min) => {
   const result = clamp_min__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:638", "engine/generated/clamp_min.ts:30");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:725", "engine/generated/clamp_min.ts:30");
 
-// ---- clamp_min_ (engine/ops/native_functions/unary.yaml:642) ----
-export const clamp_min__default = defineOp("aten::clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:642");
-registerKernel(clamp_min__default, "CPU", (ks, self, min) => native.clamp_min_out(self, min, null, "inplace"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/clamp_min.ts:38"); // (structured_delegate: clamp_min.out)
-registerKernel(clamp_min__default, "Meta", (ks, self, min) => native.clamp_min_out(self, min, null, "inplace"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/clamp_min.ts:39"); // (structured_delegate: clamp_min.out)
-registerKernel(clamp_min__default, "CompositeExplicitAutogradNonFunctional", (ks, self, min) => native.clamp_min_out(self, min, null, "inplace"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/clamp_min.ts:40"); // (structured_delegate: clamp_min.out)
+// ---- clamp_min_ (engine/ops/native_functions/unary.yaml:729) ----
+export const clamp_min__default = defineOp("aten::clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:729");
+registerKernel(clamp_min__default, "CPU", (ks, self, min) => native.clamp_min_out(self, min, null, "inplace"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:739", "engine/generated/clamp_min.ts:38"); // (structured_delegate: clamp_min.out)
+registerKernel(clamp_min__default, "Meta", (ks, self, min) => native.clamp_min_out(self, min, null, "inplace"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:739", "engine/generated/clamp_min.ts:39"); // (structured_delegate: clamp_min.out)
+registerKernel(clamp_min__default, "CompositeExplicitAutogradNonFunctional", (ks, self, min) => native.clamp_min_out(self, min, null, "inplace"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:739", "engine/generated/clamp_min.ts:40"); // (structured_delegate: clamp_min.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp_min__default, "ADInplaceOrView", (ks, self, min) => {
   const result = clamp_min__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:642", "engine/generated/clamp_min.ts:42");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:729", "engine/generated/clamp_min.ts:42");
 
-// ---- clamp_min.Tensor_out (engine/ops/native_functions/unary.yaml:646) ----
-export const clamp_min_Tensor_out = defineOp("aten::clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:646");
-registerKernel(clamp_min_Tensor_out, "CPU", (ks, self, min, out) => native.clamp_min_Tensor_out(self, min, out, "out"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/clamp_min.ts:50");
-registerKernel(clamp_min_Tensor_out, "Meta", (ks, self, min, out) => native.clamp_min_Tensor_out(self, min, out, "out"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:646", "engine/generated/clamp_min.ts:51");
+// ---- clamp_min.Tensor_out (engine/ops/native_functions/unary.yaml:733) ----
+export const clamp_min_Tensor_out = defineOp("aten::clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:733");
+registerKernel(clamp_min_Tensor_out, "CPU", (ks, self, min, out) => native.clamp_min_Tensor_out(self, min, out, "out"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:733", "engine/generated/clamp_min.ts:50");
+registerKernel(clamp_min_Tensor_out, "Meta", (ks, self, min, out) => native.clamp_min_Tensor_out(self, min, out, "out"), "native.clamp_min_Tensor_out", "engine/ops/native_functions/unary.yaml:733", "engine/generated/clamp_min.ts:51");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp_min_Tensor_out, "ADInplaceOrView", (ks, self, min, out) => {
   const result = clamp_min_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:646", "engine/generated/clamp_min.ts:53");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:733", "engine/generated/clamp_min.ts:53");
 
-// ---- clamp_min.out (engine/ops/native_functions/unary.yaml:652) ----
-export const clamp_min_out = defineOp("aten::clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:652");
-registerKernel(clamp_min_out, "CPU", (ks, self, min, out) => native.clamp_min_out(self, min, out, "out"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/clamp_min.ts:61");
-registerKernel(clamp_min_out, "Meta", (ks, self, min, out) => native.clamp_min_out(self, min, out, "out"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:652", "engine/generated/clamp_min.ts:62");
+// ---- clamp_min.out (engine/ops/native_functions/unary.yaml:739) ----
+export const clamp_min_out = defineOp("aten::clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:739");
+registerKernel(clamp_min_out, "CPU", (ks, self, min, out) => native.clamp_min_out(self, min, out, "out"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:739", "engine/generated/clamp_min.ts:61");
+registerKernel(clamp_min_out, "Meta", (ks, self, min, out) => native.clamp_min_out(self, min, out, "out"), "native.clamp_min_out", "engine/ops/native_functions/unary.yaml:739", "engine/generated/clamp_min.ts:62");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clamp_min_out, "ADInplaceOrView", (ks, self, min, out) => {
   const result = clamp_min_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:652", "engine/generated/clamp_min.ts:64");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:739", "engine/generated/clamp_min.ts:64");
 
 // torch.clamp_min: clamp_min.Tensor / clamp_min.Tensor_out, clamp_min / clamp_min.out
 const clamp_min_parser = new PythonArgParser(["clamp_min(Tensor input, Tensor min, *, Tensor? out=None)", "clamp_min(Tensor input, Scalar min, *, Tensor? out=None)"]);

@@ -9,53 +9,53 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- clip.Tensor (engine/ops/native_functions/unary.yaml:686) ----
-export const clip_Tensor = defineOp("aten::clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", "engine/ops/native_functions/unary.yaml:686");
-registerKernel(clip_Tensor, "CompositeImplicitAutograd", (ks, self, min, max) => native.clip(self, min, max), "native.clip", "engine/ops/native_functions/unary.yaml:686", "engine/generated/clip.ts:14");
+// ---- clip.Tensor (engine/ops/native_functions/unary.yaml:773) ----
+export const clip_Tensor = defineOp("aten::clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", "engine/ops/native_functions/unary.yaml:773");
+registerKernel(clip_Tensor, "CompositeImplicitAutograd", (ks, self, min, max) => native.clip(self, min, max), "native.clip", "engine/ops/native_functions/unary.yaml:773", "engine/generated/clip.ts:14");
 
-// ---- clip (engine/ops/native_functions/unary.yaml:691) ----
-export const clip_default = defineOp("aten::clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", "engine/ops/native_functions/unary.yaml:691");
-registerKernel(clip_default, "CompositeImplicitAutograd", (ks, self, min, max) => native.clip(self, min, max), "native.clip", "engine/ops/native_functions/unary.yaml:691", "engine/generated/clip.ts:18");
+// ---- clip (engine/ops/native_functions/unary.yaml:778) ----
+export const clip_default = defineOp("aten::clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", "engine/ops/native_functions/unary.yaml:778");
+registerKernel(clip_default, "CompositeImplicitAutograd", (ks, self, min, max) => native.clip(self, min, max), "native.clip", "engine/ops/native_functions/unary.yaml:778", "engine/generated/clip.ts:18");
 
-// ---- clip_.Tensor (engine/ops/native_functions/unary.yaml:696) ----
-export const clip__Tensor = defineOp("aten::clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:696");
-registerKernel(clip__Tensor, "CompositeImplicitAutograd", (ks, self, min, max) => native.clip_(self, min, max), "native.clip_", "engine/ops/native_functions/unary.yaml:696", "engine/generated/clip.ts:22");
+// ---- clip_.Tensor (engine/ops/native_functions/unary.yaml:783) ----
+export const clip__Tensor = defineOp("aten::clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:783");
+registerKernel(clip__Tensor, "CompositeImplicitAutograd", (ks, self, min, max) => native.clip_(self, min, max), "native.clip_", "engine/ops/native_functions/unary.yaml:783", "engine/generated/clip.ts:22");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clip__Tensor, "ADInplaceOrView", (ks, self, min, max) => {
   const result = clip__Tensor.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min, max);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:696", "engine/generated/clip.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:783", "engine/generated/clip.ts:24");
 
-// ---- clip_ (engine/ops/native_functions/unary.yaml:701) ----
-export const clip__default = defineOp("aten::clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:701");
-registerKernel(clip__default, "CompositeImplicitAutograd", (ks, self, min, max) => native.clip_(self, min, max), "native.clip_", "engine/ops/native_functions/unary.yaml:701", "engine/generated/clip.ts:32");
+// ---- clip_ (engine/ops/native_functions/unary.yaml:788) ----
+export const clip__default = defineOp("aten::clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:788");
+registerKernel(clip__default, "CompositeImplicitAutograd", (ks, self, min, max) => native.clip_(self, min, max), "native.clip_", "engine/ops/native_functions/unary.yaml:788", "engine/generated/clip.ts:32");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clip__default, "ADInplaceOrView", (ks, self, min, max) => {
   const result = clip__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min, max);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:701", "engine/generated/clip.ts:34");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:788", "engine/generated/clip.ts:34");
 
-// ---- clip.Tensor_out (engine/ops/native_functions/unary.yaml:706) ----
-export const clip_Tensor_out = defineOp("aten::clip.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:706");
-registerKernel(clip_Tensor_out, "CompositeImplicitAutograd", (ks, self, min, max, out) => native.clip_out(self, min, max, out), "native.clip_out", "engine/ops/native_functions/unary.yaml:706", "engine/generated/clip.ts:42");
+// ---- clip.Tensor_out (engine/ops/native_functions/unary.yaml:793) ----
+export const clip_Tensor_out = defineOp("aten::clip.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:793");
+registerKernel(clip_Tensor_out, "CompositeImplicitAutograd", (ks, self, min, max, out) => native.clip_out(self, min, max, out), "native.clip_out", "engine/ops/native_functions/unary.yaml:793", "engine/generated/clip.ts:42");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clip_Tensor_out, "ADInplaceOrView", (ks, self, min, max, out) => {
   const result = clip_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min, max, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:706", "engine/generated/clip.ts:44");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:793", "engine/generated/clip.ts:44");
 
-// ---- clip.out (engine/ops/native_functions/unary.yaml:710) ----
-export const clip_out = defineOp("aten::clip.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:710");
-registerKernel(clip_out, "CompositeImplicitAutograd", (ks, self, min, max, out) => native.clip_out(self, min, max, out), "native.clip_out", "engine/ops/native_functions/unary.yaml:710", "engine/generated/clip.ts:52");
+// ---- clip.out (engine/ops/native_functions/unary.yaml:797) ----
+export const clip_out = defineOp("aten::clip.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:797");
+registerKernel(clip_out, "CompositeImplicitAutograd", (ks, self, min, max, out) => native.clip_out(self, min, max, out), "native.clip_out", "engine/ops/native_functions/unary.yaml:797", "engine/generated/clip.ts:52");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(clip_out, "ADInplaceOrView", (ks, self, min, max, out) => {
   const result = clip_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, min, max, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:710", "engine/generated/clip.ts:54");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:797", "engine/generated/clip.ts:54");
 
 // torch.clip: clip.Tensor / clip.Tensor_out, clip / clip.out
 const clip_parser = new PythonArgParser(["clip(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor? out=None)", "clip(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor? out=None)"]);

@@ -9,34 +9,34 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- erf (engine/ops/native_functions/unary.yaml:460) ----
-export const erf_default = defineOp("aten::erf(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:460");
-registerKernel(erf_default, "CPU", (ks, self) => native.erf_out(self, null, "functional"), "native.erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/erf.ts:14"); // (structured_delegate: erf.out)
-registerKernel(erf_default, "Meta", (ks, self) => native.erf_out(self, null, "functional"), "native.erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/erf.ts:15"); // (structured_delegate: erf.out)
-registerKernel(erf_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erf_out(self, null, "functional"), "native.erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/erf.ts:16"); // (structured_delegate: erf.out)
+// ---- erf (engine/ops/native_functions/unary.yaml:547) ----
+export const erf_default = defineOp("aten::erf(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:547");
+registerKernel(erf_default, "CPU", (ks, self) => native.erf_out(self, null, "functional"), "native.erf_out", "engine/ops/native_functions/unary.yaml:555", "engine/generated/erf.ts:14"); // (structured_delegate: erf.out)
+registerKernel(erf_default, "Meta", (ks, self) => native.erf_out(self, null, "functional"), "native.erf_out", "engine/ops/native_functions/unary.yaml:555", "engine/generated/erf.ts:15"); // (structured_delegate: erf.out)
+registerKernel(erf_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erf_out(self, null, "functional"), "native.erf_out", "engine/ops/native_functions/unary.yaml:555", "engine/generated/erf.ts:16"); // (structured_delegate: erf.out)
 
-// ---- erf_ (engine/ops/native_functions/unary.yaml:464) ----
-export const erf__default = defineOp("aten::erf_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:464");
-registerKernel(erf__default, "CPU", (ks, self) => native.erf_out(self, null, "inplace"), "native.erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/erf.ts:20"); // (structured_delegate: erf.out)
-registerKernel(erf__default, "Meta", (ks, self) => native.erf_out(self, null, "inplace"), "native.erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/erf.ts:21"); // (structured_delegate: erf.out)
-registerKernel(erf__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erf_out(self, null, "inplace"), "native.erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/erf.ts:22"); // (structured_delegate: erf.out)
+// ---- erf_ (engine/ops/native_functions/unary.yaml:551) ----
+export const erf__default = defineOp("aten::erf_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:551");
+registerKernel(erf__default, "CPU", (ks, self) => native.erf_out(self, null, "inplace"), "native.erf_out", "engine/ops/native_functions/unary.yaml:555", "engine/generated/erf.ts:20"); // (structured_delegate: erf.out)
+registerKernel(erf__default, "Meta", (ks, self) => native.erf_out(self, null, "inplace"), "native.erf_out", "engine/ops/native_functions/unary.yaml:555", "engine/generated/erf.ts:21"); // (structured_delegate: erf.out)
+registerKernel(erf__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erf_out(self, null, "inplace"), "native.erf_out", "engine/ops/native_functions/unary.yaml:555", "engine/generated/erf.ts:22"); // (structured_delegate: erf.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(erf__default, "ADInplaceOrView", (ks, self) => {
   const result = erf__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:464", "engine/generated/erf.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:551", "engine/generated/erf.ts:24");
 
-// ---- erf.out (engine/ops/native_functions/unary.yaml:468) ----
-export const erf_out = defineOp("aten::erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:468");
-registerKernel(erf_out, "CPU", (ks, self, out) => native.erf_out(self, out, "out"), "native.erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/erf.ts:32");
-registerKernel(erf_out, "Meta", (ks, self, out) => native.erf_out(self, out, "out"), "native.erf_out", "engine/ops/native_functions/unary.yaml:468", "engine/generated/erf.ts:33");
+// ---- erf.out (engine/ops/native_functions/unary.yaml:555) ----
+export const erf_out = defineOp("aten::erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:555");
+registerKernel(erf_out, "CPU", (ks, self, out) => native.erf_out(self, out, "out"), "native.erf_out", "engine/ops/native_functions/unary.yaml:555", "engine/generated/erf.ts:32");
+registerKernel(erf_out, "Meta", (ks, self, out) => native.erf_out(self, out, "out"), "native.erf_out", "engine/ops/native_functions/unary.yaml:555", "engine/generated/erf.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(erf_out, "ADInplaceOrView", (ks, self, out) => {
   const result = erf_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:468", "engine/generated/erf.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:555", "engine/generated/erf.ts:35");
 
 // torch.erf: erf / erf.out
 const erf_parser = new PythonArgParser(["erf(Tensor input, *, Tensor? out=None)"]);

@@ -9,34 +9,34 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- erfc (engine/ops/native_functions/unary.yaml:474) ----
-export const erfc_default = defineOp("aten::erfc(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:474");
-registerKernel(erfc_default, "CPU", (ks, self) => native.erfc_out(self, null, "functional"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:14"); // (structured_delegate: erfc.out)
-registerKernel(erfc_default, "Meta", (ks, self) => native.erfc_out(self, null, "functional"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:15"); // (structured_delegate: erfc.out)
-registerKernel(erfc_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfc_out(self, null, "functional"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:16"); // (structured_delegate: erfc.out)
+// ---- erfc (engine/ops/native_functions/unary.yaml:561) ----
+export const erfc_default = defineOp("aten::erfc(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:561");
+registerKernel(erfc_default, "CPU", (ks, self) => native.erfc_out(self, null, "functional"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:569", "engine/generated/erfc.ts:14"); // (structured_delegate: erfc.out)
+registerKernel(erfc_default, "Meta", (ks, self) => native.erfc_out(self, null, "functional"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:569", "engine/generated/erfc.ts:15"); // (structured_delegate: erfc.out)
+registerKernel(erfc_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfc_out(self, null, "functional"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:569", "engine/generated/erfc.ts:16"); // (structured_delegate: erfc.out)
 
-// ---- erfc_ (engine/ops/native_functions/unary.yaml:478) ----
-export const erfc__default = defineOp("aten::erfc_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:478");
-registerKernel(erfc__default, "CPU", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:20"); // (structured_delegate: erfc.out)
-registerKernel(erfc__default, "Meta", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:21"); // (structured_delegate: erfc.out)
-registerKernel(erfc__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:22"); // (structured_delegate: erfc.out)
+// ---- erfc_ (engine/ops/native_functions/unary.yaml:565) ----
+export const erfc__default = defineOp("aten::erfc_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:565");
+registerKernel(erfc__default, "CPU", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:569", "engine/generated/erfc.ts:20"); // (structured_delegate: erfc.out)
+registerKernel(erfc__default, "Meta", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:569", "engine/generated/erfc.ts:21"); // (structured_delegate: erfc.out)
+registerKernel(erfc__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfc_out(self, null, "inplace"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:569", "engine/generated/erfc.ts:22"); // (structured_delegate: erfc.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(erfc__default, "ADInplaceOrView", (ks, self) => {
   const result = erfc__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:478", "engine/generated/erfc.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:565", "engine/generated/erfc.ts:24");
 
-// ---- erfc.out (engine/ops/native_functions/unary.yaml:482) ----
-export const erfc_out = defineOp("aten::erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:482");
-registerKernel(erfc_out, "CPU", (ks, self, out) => native.erfc_out(self, out, "out"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:32");
-registerKernel(erfc_out, "Meta", (ks, self, out) => native.erfc_out(self, out, "out"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:33");
+// ---- erfc.out (engine/ops/native_functions/unary.yaml:569) ----
+export const erfc_out = defineOp("aten::erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:569");
+registerKernel(erfc_out, "CPU", (ks, self, out) => native.erfc_out(self, out, "out"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:569", "engine/generated/erfc.ts:32");
+registerKernel(erfc_out, "Meta", (ks, self, out) => native.erfc_out(self, out, "out"), "native.erfc_out", "engine/ops/native_functions/unary.yaml:569", "engine/generated/erfc.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(erfc_out, "ADInplaceOrView", (ks, self, out) => {
   const result = erfc_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:482", "engine/generated/erfc.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:569", "engine/generated/erfc.ts:35");
 
 // torch.erfc: erfc / erfc.out
 const erfc_parser = new PythonArgParser(["erfc(Tensor input, *, Tensor? out=None)"]);

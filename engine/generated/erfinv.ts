@@ -9,34 +9,34 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- erfinv (engine/ops/native_functions/unary.yaml:488) ----
-export const erfinv_default = defineOp("aten::erfinv(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:488");
-registerKernel(erfinv_default, "CPU", (ks, self) => native.erfinv_out(self, null, "functional"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:14"); // (structured_delegate: erfinv.out)
-registerKernel(erfinv_default, "Meta", (ks, self) => native.erfinv_out(self, null, "functional"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:15"); // (structured_delegate: erfinv.out)
-registerKernel(erfinv_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfinv_out(self, null, "functional"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:16"); // (structured_delegate: erfinv.out)
+// ---- erfinv (engine/ops/native_functions/unary.yaml:575) ----
+export const erfinv_default = defineOp("aten::erfinv(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:575");
+registerKernel(erfinv_default, "CPU", (ks, self) => native.erfinv_out(self, null, "functional"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/erfinv.ts:14"); // (structured_delegate: erfinv.out)
+registerKernel(erfinv_default, "Meta", (ks, self) => native.erfinv_out(self, null, "functional"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/erfinv.ts:15"); // (structured_delegate: erfinv.out)
+registerKernel(erfinv_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfinv_out(self, null, "functional"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/erfinv.ts:16"); // (structured_delegate: erfinv.out)
 
-// ---- erfinv_ (engine/ops/native_functions/unary.yaml:492) ----
-export const erfinv__default = defineOp("aten::erfinv_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:492");
-registerKernel(erfinv__default, "CPU", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:20"); // (structured_delegate: erfinv.out)
-registerKernel(erfinv__default, "Meta", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:21"); // (structured_delegate: erfinv.out)
-registerKernel(erfinv__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:22"); // (structured_delegate: erfinv.out)
+// ---- erfinv_ (engine/ops/native_functions/unary.yaml:579) ----
+export const erfinv__default = defineOp("aten::erfinv_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:579");
+registerKernel(erfinv__default, "CPU", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/erfinv.ts:20"); // (structured_delegate: erfinv.out)
+registerKernel(erfinv__default, "Meta", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/erfinv.ts:21"); // (structured_delegate: erfinv.out)
+registerKernel(erfinv__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.erfinv_out(self, null, "inplace"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/erfinv.ts:22"); // (structured_delegate: erfinv.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(erfinv__default, "ADInplaceOrView", (ks, self) => {
   const result = erfinv__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:492", "engine/generated/erfinv.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:579", "engine/generated/erfinv.ts:24");
 
-// ---- erfinv.out (engine/ops/native_functions/unary.yaml:496) ----
-export const erfinv_out = defineOp("aten::erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:496");
-registerKernel(erfinv_out, "CPU", (ks, self, out) => native.erfinv_out(self, out, "out"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:32");
-registerKernel(erfinv_out, "Meta", (ks, self, out) => native.erfinv_out(self, out, "out"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:33");
+// ---- erfinv.out (engine/ops/native_functions/unary.yaml:583) ----
+export const erfinv_out = defineOp("aten::erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:583");
+registerKernel(erfinv_out, "CPU", (ks, self, out) => native.erfinv_out(self, out, "out"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/erfinv.ts:32");
+registerKernel(erfinv_out, "Meta", (ks, self, out) => native.erfinv_out(self, out, "out"), "native.erfinv_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/erfinv.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(erfinv_out, "ADInplaceOrView", (ks, self, out) => {
   const result = erfinv_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:496", "engine/generated/erfinv.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:583", "engine/generated/erfinv.ts:35");
 
 // torch.erfinv: erfinv / erfinv.out
 const erfinv_parser = new PythonArgParser(["erfinv(Tensor input, *, Tensor? out=None)"]);

@@ -9,29 +9,29 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- fix (engine/ops/native_functions/unary.yaml:573) ----
-export const fix_default = defineOp("aten::fix(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:573");
-registerKernel(fix_default, "CompositeImplicitAutograd", (ks, self) => native.fix(self), "native.fix", "engine/ops/native_functions/unary.yaml:573", "engine/generated/fix.ts:14");
+// ---- fix (engine/ops/native_functions/unary.yaml:660) ----
+export const fix_default = defineOp("aten::fix(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:660");
+registerKernel(fix_default, "CompositeImplicitAutograd", (ks, self) => native.fix(self), "native.fix", "engine/ops/native_functions/unary.yaml:660", "engine/generated/fix.ts:14");
 
-// ---- fix_ (engine/ops/native_functions/unary.yaml:578) ----
-export const fix__default = defineOp("aten::fix_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:578");
-registerKernel(fix__default, "CompositeImplicitAutograd", (ks, self) => native.fix_(self), "native.fix_", "engine/ops/native_functions/unary.yaml:578", "engine/generated/fix.ts:18");
+// ---- fix_ (engine/ops/native_functions/unary.yaml:665) ----
+export const fix__default = defineOp("aten::fix_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:665");
+registerKernel(fix__default, "CompositeImplicitAutograd", (ks, self) => native.fix_(self), "native.fix_", "engine/ops/native_functions/unary.yaml:665", "engine/generated/fix.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fix__default, "ADInplaceOrView", (ks, self) => {
   const result = fix__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:578", "engine/generated/fix.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:665", "engine/generated/fix.ts:20");
 
-// ---- fix.out (engine/ops/native_functions/unary.yaml:583) ----
-export const fix_out = defineOp("aten::fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:583");
-registerKernel(fix_out, "CompositeImplicitAutograd", (ks, self, out) => native.fix_out(self, out), "native.fix_out", "engine/ops/native_functions/unary.yaml:583", "engine/generated/fix.ts:28");
+// ---- fix.out (engine/ops/native_functions/unary.yaml:670) ----
+export const fix_out = defineOp("aten::fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:670");
+registerKernel(fix_out, "CompositeImplicitAutograd", (ks, self, out) => native.fix_out(self, out), "native.fix_out", "engine/ops/native_functions/unary.yaml:670", "engine/generated/fix.ts:28");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(fix_out, "ADInplaceOrView", (ks, self, out) => {
   const result = fix_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:583", "engine/generated/fix.ts:30");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:670", "engine/generated/fix.ts:30");
 
 // torch.fix: fix / fix.out
 const fix_parser = new PythonArgParser(["fix(Tensor input, *, Tensor? out=None)"]);

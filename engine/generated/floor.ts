@@ -9,34 +9,34 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- floor (engine/ops/native_functions/unary.yaml:503) ----
-export const floor_default = defineOp("aten::floor(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:503");
-registerKernel(floor_default, "CPU", (ks, self) => native.floor_out(self, null, "functional"), "native.floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/floor.ts:14"); // (structured_delegate: floor.out)
-registerKernel(floor_default, "Meta", (ks, self) => native.floor_out(self, null, "functional"), "native.floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/floor.ts:15"); // (structured_delegate: floor.out)
-registerKernel(floor_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.floor_out(self, null, "functional"), "native.floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/floor.ts:16"); // (structured_delegate: floor.out)
+// ---- floor (engine/ops/native_functions/unary.yaml:590) ----
+export const floor_default = defineOp("aten::floor(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:590");
+registerKernel(floor_default, "CPU", (ks, self) => native.floor_out(self, null, "functional"), "native.floor_out", "engine/ops/native_functions/unary.yaml:598", "engine/generated/floor.ts:14"); // (structured_delegate: floor.out)
+registerKernel(floor_default, "Meta", (ks, self) => native.floor_out(self, null, "functional"), "native.floor_out", "engine/ops/native_functions/unary.yaml:598", "engine/generated/floor.ts:15"); // (structured_delegate: floor.out)
+registerKernel(floor_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.floor_out(self, null, "functional"), "native.floor_out", "engine/ops/native_functions/unary.yaml:598", "engine/generated/floor.ts:16"); // (structured_delegate: floor.out)
 
-// ---- floor_ (engine/ops/native_functions/unary.yaml:507) ----
-export const floor__default = defineOp("aten::floor_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:507");
-registerKernel(floor__default, "CPU", (ks, self) => native.floor_out(self, null, "inplace"), "native.floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/floor.ts:20"); // (structured_delegate: floor.out)
-registerKernel(floor__default, "Meta", (ks, self) => native.floor_out(self, null, "inplace"), "native.floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/floor.ts:21"); // (structured_delegate: floor.out)
-registerKernel(floor__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.floor_out(self, null, "inplace"), "native.floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/floor.ts:22"); // (structured_delegate: floor.out)
+// ---- floor_ (engine/ops/native_functions/unary.yaml:594) ----
+export const floor__default = defineOp("aten::floor_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:594");
+registerKernel(floor__default, "CPU", (ks, self) => native.floor_out(self, null, "inplace"), "native.floor_out", "engine/ops/native_functions/unary.yaml:598", "engine/generated/floor.ts:20"); // (structured_delegate: floor.out)
+registerKernel(floor__default, "Meta", (ks, self) => native.floor_out(self, null, "inplace"), "native.floor_out", "engine/ops/native_functions/unary.yaml:598", "engine/generated/floor.ts:21"); // (structured_delegate: floor.out)
+registerKernel(floor__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.floor_out(self, null, "inplace"), "native.floor_out", "engine/ops/native_functions/unary.yaml:598", "engine/generated/floor.ts:22"); // (structured_delegate: floor.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(floor__default, "ADInplaceOrView", (ks, self) => {
   const result = floor__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:507", "engine/generated/floor.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:594", "engine/generated/floor.ts:24");
 
-// ---- floor.out (engine/ops/native_functions/unary.yaml:511) ----
-export const floor_out = defineOp("aten::floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:511");
-registerKernel(floor_out, "CPU", (ks, self, out) => native.floor_out(self, out, "out"), "native.floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/floor.ts:32");
-registerKernel(floor_out, "Meta", (ks, self, out) => native.floor_out(self, out, "out"), "native.floor_out", "engine/ops/native_functions/unary.yaml:511", "engine/generated/floor.ts:33");
+// ---- floor.out (engine/ops/native_functions/unary.yaml:598) ----
+export const floor_out = defineOp("aten::floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:598");
+registerKernel(floor_out, "CPU", (ks, self, out) => native.floor_out(self, out, "out"), "native.floor_out", "engine/ops/native_functions/unary.yaml:598", "engine/generated/floor.ts:32");
+registerKernel(floor_out, "Meta", (ks, self, out) => native.floor_out(self, out, "out"), "native.floor_out", "engine/ops/native_functions/unary.yaml:598", "engine/generated/floor.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(floor_out, "ADInplaceOrView", (ks, self, out) => {
   const result = floor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:511", "engine/generated/floor.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:598", "engine/generated/floor.ts:35");
 
 // torch.floor: floor / floor.out
 const floor_parser = new PythonArgParser(["floor(Tensor input, *, Tensor? out=None)"]);

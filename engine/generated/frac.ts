@@ -9,34 +9,34 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- frac (engine/ops/native_functions/unary.yaml:587) ----
-export const frac_default = defineOp("aten::frac(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:587");
-registerKernel(frac_default, "CPU", (ks, self) => native.frac_out(self, null, "functional"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:14"); // (structured_delegate: frac.out)
-registerKernel(frac_default, "Meta", (ks, self) => native.frac_out(self, null, "functional"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:15"); // (structured_delegate: frac.out)
-registerKernel(frac_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.frac_out(self, null, "functional"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:16"); // (structured_delegate: frac.out)
+// ---- frac (engine/ops/native_functions/unary.yaml:674) ----
+export const frac_default = defineOp("aten::frac(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:674");
+registerKernel(frac_default, "CPU", (ks, self) => native.frac_out(self, null, "functional"), "native.frac_out", "engine/ops/native_functions/unary.yaml:682", "engine/generated/frac.ts:14"); // (structured_delegate: frac.out)
+registerKernel(frac_default, "Meta", (ks, self) => native.frac_out(self, null, "functional"), "native.frac_out", "engine/ops/native_functions/unary.yaml:682", "engine/generated/frac.ts:15"); // (structured_delegate: frac.out)
+registerKernel(frac_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.frac_out(self, null, "functional"), "native.frac_out", "engine/ops/native_functions/unary.yaml:682", "engine/generated/frac.ts:16"); // (structured_delegate: frac.out)
 
-// ---- frac_ (engine/ops/native_functions/unary.yaml:591) ----
-export const frac__default = defineOp("aten::frac_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:591");
-registerKernel(frac__default, "CPU", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:20"); // (structured_delegate: frac.out)
-registerKernel(frac__default, "Meta", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:21"); // (structured_delegate: frac.out)
-registerKernel(frac__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:22"); // (structured_delegate: frac.out)
+// ---- frac_ (engine/ops/native_functions/unary.yaml:678) ----
+export const frac__default = defineOp("aten::frac_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:678");
+registerKernel(frac__default, "CPU", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:682", "engine/generated/frac.ts:20"); // (structured_delegate: frac.out)
+registerKernel(frac__default, "Meta", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:682", "engine/generated/frac.ts:21"); // (structured_delegate: frac.out)
+registerKernel(frac__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.frac_out(self, null, "inplace"), "native.frac_out", "engine/ops/native_functions/unary.yaml:682", "engine/generated/frac.ts:22"); // (structured_delegate: frac.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(frac__default, "ADInplaceOrView", (ks, self) => {
   const result = frac__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:591", "engine/generated/frac.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:678", "engine/generated/frac.ts:24");
 
-// ---- frac.out (engine/ops/native_functions/unary.yaml:595) ----
-export const frac_out = defineOp("aten::frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:595");
-registerKernel(frac_out, "CPU", (ks, self, out) => native.frac_out(self, out, "out"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:32");
-registerKernel(frac_out, "Meta", (ks, self, out) => native.frac_out(self, out, "out"), "native.frac_out", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:33");
+// ---- frac.out (engine/ops/native_functions/unary.yaml:682) ----
+export const frac_out = defineOp("aten::frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:682");
+registerKernel(frac_out, "CPU", (ks, self, out) => native.frac_out(self, out, "out"), "native.frac_out", "engine/ops/native_functions/unary.yaml:682", "engine/generated/frac.ts:32");
+registerKernel(frac_out, "Meta", (ks, self, out) => native.frac_out(self, out, "out"), "native.frac_out", "engine/ops/native_functions/unary.yaml:682", "engine/generated/frac.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(frac_out, "ADInplaceOrView", (ks, self, out) => {
   const result = frac_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:595", "engine/generated/frac.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:682", "engine/generated/frac.ts:35");
 
 // torch.frac: frac / frac.out
 const frac_parser = new PythonArgParser(["frac(Tensor input, *, Tensor? out=None)"]);

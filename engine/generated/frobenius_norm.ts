@@ -9,23 +9,23 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- frobenius_norm (engine/ops/native_functions/reduce3.yaml:235) ----
-export const frobenius_norm_default = defineOp("aten::frobenius_norm(Tensor self) -> Tensor", "engine/ops/native_functions/reduce3.yaml:235");
-registerKernel(frobenius_norm_default, "CompositeImplicitAutograd", (ks, self) => native.frobenius_norm(self), "native.frobenius_norm", "engine/ops/native_functions/reduce3.yaml:235", "engine/generated/frobenius_norm.ts:14");
+// ---- frobenius_norm (engine/ops/native_functions/reduce3.yaml:245) ----
+export const frobenius_norm_default = defineOp("aten::frobenius_norm(Tensor self) -> Tensor", "engine/ops/native_functions/reduce3.yaml:245");
+registerKernel(frobenius_norm_default, "CompositeImplicitAutograd", (ks, self) => native.frobenius_norm(self), "native.frobenius_norm", "engine/ops/native_functions/reduce3.yaml:245", "engine/generated/frobenius_norm.ts:14");
 
-// ---- frobenius_norm.dim (engine/ops/native_functions/reduce3.yaml:240) ----
-export const frobenius_norm_dim = defineOp("aten::frobenius_norm.dim(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", "engine/ops/native_functions/reduce3.yaml:240");
-registerKernel(frobenius_norm_dim, "CompositeImplicitAutograd", (ks, self, dim, keepdim) => native.frobenius_norm_dim(self, dim, keepdim), "native.frobenius_norm_dim", "engine/ops/native_functions/reduce3.yaml:240", "engine/generated/frobenius_norm.ts:18");
+// ---- frobenius_norm.dim (engine/ops/native_functions/reduce3.yaml:250) ----
+export const frobenius_norm_dim = defineOp("aten::frobenius_norm.dim(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", "engine/ops/native_functions/reduce3.yaml:250");
+registerKernel(frobenius_norm_dim, "CompositeImplicitAutograd", (ks, self, dim, keepdim) => native.frobenius_norm_dim(self, dim, keepdim), "native.frobenius_norm_dim", "engine/ops/native_functions/reduce3.yaml:250", "engine/generated/frobenius_norm.ts:18");
 
-// ---- frobenius_norm.out (engine/ops/native_functions/reduce3.yaml:245) ----
-export const frobenius_norm_out = defineOp("aten::frobenius_norm.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:245");
-registerKernel(frobenius_norm_out, "CompositeImplicitAutograd", (ks, self, dim, keepdim, out) => native.frobenius_norm_out(self, dim, keepdim, out), "native.frobenius_norm_out", "engine/ops/native_functions/reduce3.yaml:245", "engine/generated/frobenius_norm.ts:22");
+// ---- frobenius_norm.out (engine/ops/native_functions/reduce3.yaml:255) ----
+export const frobenius_norm_out = defineOp("aten::frobenius_norm.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:255");
+registerKernel(frobenius_norm_out, "CompositeImplicitAutograd", (ks, self, dim, keepdim, out) => native.frobenius_norm_out(self, dim, keepdim, out), "native.frobenius_norm_out", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/frobenius_norm.ts:22");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(frobenius_norm_out, "ADInplaceOrView", (ks, self, dim, keepdim, out) => {
   const result = frobenius_norm_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:245", "engine/generated/frobenius_norm.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/frobenius_norm.ts:24");
 
 // torch.frobenius_norm: frobenius_norm, frobenius_norm.dim / frobenius_norm.out
 const frobenius_norm_parser = new PythonArgParser(["frobenius_norm(Tensor input)", "frobenius_norm(Tensor input, int[1] dim, bool keepdim=False, *, Tensor? out=None)"]);

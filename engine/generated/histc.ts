@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- histc.out (engine/ops/native_functions/reduce3.yaml:251) ----
-export const histc_out = defineOp("aten::histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:251");
-registerKernel(histc_out, "CPU", (ks, self, bins, min, max, out) => native.histogram_histc_cpu_out(self, bins, min, max, out), "native.histogram_histc_cpu_out", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/histc.ts:14");
+// ---- histc.out (engine/ops/native_functions/reduce3.yaml:261) ----
+export const histc_out = defineOp("aten::histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:261");
+registerKernel(histc_out, "CPU", (ks, self, bins, min, max, out) => native.histogram_histc_cpu_out(self, bins, min, max, out), "native.histogram_histc_cpu_out", "engine/ops/native_functions/reduce3.yaml:261", "engine/generated/histc.ts:14");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(histc_out, "ADInplaceOrView", (ks, self, bins, min, max, out) => {
   const result = histc_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, bins, min, max, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:251", "engine/generated/histc.ts:16");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:261", "engine/generated/histc.ts:16");
 
-// ---- histc (engine/ops/native_functions/reduce3.yaml:255) ----
-export const histc_default = defineOp("aten::histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor", "engine/ops/native_functions/reduce3.yaml:255");
-registerKernel(histc_default, "CPU", (ks, self, bins, min, max) => native.histogram_histc_cpu(self, bins, min, max), "native.histogram_histc_cpu", "engine/ops/native_functions/reduce3.yaml:255", "engine/generated/histc.ts:24");
+// ---- histc (engine/ops/native_functions/reduce3.yaml:265) ----
+export const histc_default = defineOp("aten::histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor", "engine/ops/native_functions/reduce3.yaml:265");
+registerKernel(histc_default, "CPU", (ks, self, bins, min, max) => native.histogram_histc_cpu(self, bins, min, max), "native.histogram_histc_cpu", "engine/ops/native_functions/reduce3.yaml:265", "engine/generated/histc.ts:24");
 
 // torch.histc: histc / histc.out
 const histc_parser = new PythonArgParser(["histc(Tensor input, int bins=100, Scalar min=0, Scalar max=0, *, Tensor? out=None)"]);

@@ -9,9 +9,9 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- isfinite (engine/ops/native_functions/unary.yaml:727) ----
-export const isfinite_default = defineOp("aten::isfinite(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:727");
-registerKernel(isfinite_default, "CompositeImplicitAutograd", (ks, self) => native.isfinite(self), "native.isfinite", "engine/ops/native_functions/unary.yaml:727", "engine/generated/isfinite.ts:14");
+// ---- isfinite (engine/ops/native_functions/unary.yaml:814) ----
+export const isfinite_default = defineOp("aten::isfinite(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:814");
+registerKernel(isfinite_default, "CompositeImplicitAutograd", (ks, self) => native.isfinite(self), "native.isfinite", "engine/ops/native_functions/unary.yaml:814", "engine/generated/isfinite.ts:14");
 
 // torch.isfinite: isfinite
 const isfinite_parser = new PythonArgParser(["isfinite(Tensor input)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- isinf (engine/ops/native_functions/unary.yaml:721) ----
-export const isinf_default = defineOp("aten::isinf(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:721");
-registerKernel(isinf_default, "CompositeExplicitAutograd", (ks, self) => native.isinf(self), "native.isinf", "engine/ops/native_functions/unary.yaml:721", "engine/generated/isinf.ts:14");
+// ---- isinf (engine/ops/native_functions/unary.yaml:808) ----
+export const isinf_default = defineOp("aten::isinf(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:808");
+registerKernel(isinf_default, "CompositeExplicitAutograd", (ks, self) => native.isinf(self), "native.isinf", "engine/ops/native_functions/unary.yaml:808", "engine/generated/isinf.ts:14");
 
-// ---- isinf.out (engine/ops/native_functions/unary.yaml:721) ----
-export const isinf_out = defineOp("aten::isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:721");
-registerKernel(isinf_out, "CompositeExplicitAutograd", (ks, self, out) => native.autogen_copy_out(out, (isinf_default.call(self) as any)), "native.autogen_copy_out(isinf)", "engine/ops/native_functions/unary.yaml:721", "engine/generated/isinf.ts:18"); // (autogen: derived from isinf)
+// ---- isinf.out (engine/ops/native_functions/unary.yaml:808) ----
+export const isinf_out = defineOp("aten::isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:808");
+registerKernel(isinf_out, "CompositeExplicitAutograd", (ks, self, out) => native.autogen_copy_out(out, (isinf_default.call(self) as any)), "native.autogen_copy_out(isinf)", "engine/ops/native_functions/unary.yaml:808", "engine/generated/isinf.ts:18"); // (autogen: derived from isinf)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(isinf_out, "ADInplaceOrView", (ks, self, out) => {
   const result = isinf_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:721", "engine/generated/isinf.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:808", "engine/generated/isinf.ts:20");
 
 // torch.isinf: isinf
 const isinf_parser = new PythonArgParser(["isinf(Tensor input)"]);

@@ -9,20 +9,20 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- isnan (engine/ops/native_functions/unary.yaml:715) ----
-export const isnan_default = defineOp("aten::isnan(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:715");
-registerKernel(isnan_default, "CPU", (ks, self) => native.isnan(self), "native.isnan", "engine/ops/native_functions/unary.yaml:715", "engine/generated/isnan.ts:14");
-registerKernel(isnan_default, "Meta", (ks, self) => native.isnan(self), "native.isnan", "engine/ops/native_functions/unary.yaml:715", "engine/generated/isnan.ts:15");
+// ---- isnan (engine/ops/native_functions/unary.yaml:802) ----
+export const isnan_default = defineOp("aten::isnan(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:802");
+registerKernel(isnan_default, "CPU", (ks, self) => native.isnan(self), "native.isnan", "engine/ops/native_functions/unary.yaml:802", "engine/generated/isnan.ts:14");
+registerKernel(isnan_default, "Meta", (ks, self) => native.isnan(self), "native.isnan", "engine/ops/native_functions/unary.yaml:802", "engine/generated/isnan.ts:15");
 
-// ---- isnan.out (engine/ops/native_functions/unary.yaml:715) ----
-export const isnan_out = defineOp("aten::isnan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:715");
-registerKernel(isnan_out, "CompositeExplicitAutograd", (ks, self, out) => native.autogen_copy_out(out, (isnan_default.call(self) as any)), "native.autogen_copy_out(isnan)", "engine/ops/native_functions/unary.yaml:715", "engine/generated/isnan.ts:19"); // (autogen: derived from isnan)
+// ---- isnan.out (engine/ops/native_functions/unary.yaml:802) ----
+export const isnan_out = defineOp("aten::isnan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:802");
+registerKernel(isnan_out, "CompositeExplicitAutograd", (ks, self, out) => native.autogen_copy_out(out, (isnan_default.call(self) as any)), "native.autogen_copy_out(isnan)", "engine/ops/native_functions/unary.yaml:802", "engine/generated/isnan.ts:19"); // (autogen: derived from isnan)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(isnan_out, "ADInplaceOrView", (ks, self, out) => {
   const result = isnan_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:715", "engine/generated/isnan.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:802", "engine/generated/isnan.ts:21");
 
 // torch.isnan: isnan
 const isnan_parser = new PythonArgParser(["isnan(Tensor input)"]);

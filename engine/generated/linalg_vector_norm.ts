@@ -9,22 +9,22 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- linalg_vector_norm (engine/ops/native_functions/reduce3.yaml:316) ----
-export const linalg_vector_norm_default = defineOp("aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions/reduce3.yaml:316");
-registerKernel(linalg_vector_norm_default, "CPU", (ks, self, ord, dim, keepdim, dtype) => native.linalg_vector_norm_out(self, ord, dim, keepdim, dtype, null, "functional"), "native.linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/linalg_vector_norm.ts:14"); // (structured_delegate: linalg_vector_norm.out)
-registerKernel(linalg_vector_norm_default, "Meta", (ks, self, ord, dim, keepdim, dtype) => native.linalg_vector_norm_out(self, ord, dim, keepdim, dtype, null, "functional"), "native.linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/linalg_vector_norm.ts:15"); // (structured_delegate: linalg_vector_norm.out)
-registerKernel(linalg_vector_norm_default, "CompositeExplicitAutogradNonFunctional", (ks, self, ord, dim, keepdim, dtype) => native.linalg_vector_norm_out(self, ord, dim, keepdim, dtype, null, "functional"), "native.linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/linalg_vector_norm.ts:16"); // (structured_delegate: linalg_vector_norm.out)
+// ---- linalg_vector_norm (engine/ops/native_functions/reduce3.yaml:326) ----
+export const linalg_vector_norm_default = defineOp("aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", "engine/ops/native_functions/reduce3.yaml:326");
+registerKernel(linalg_vector_norm_default, "CPU", (ks, self, ord, dim, keepdim, dtype) => native.linalg_vector_norm_out(self, ord, dim, keepdim, dtype, null, "functional"), "native.linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:331", "engine/generated/linalg_vector_norm.ts:14"); // (structured_delegate: linalg_vector_norm.out)
+registerKernel(linalg_vector_norm_default, "Meta", (ks, self, ord, dim, keepdim, dtype) => native.linalg_vector_norm_out(self, ord, dim, keepdim, dtype, null, "functional"), "native.linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:331", "engine/generated/linalg_vector_norm.ts:15"); // (structured_delegate: linalg_vector_norm.out)
+registerKernel(linalg_vector_norm_default, "CompositeExplicitAutogradNonFunctional", (ks, self, ord, dim, keepdim, dtype) => native.linalg_vector_norm_out(self, ord, dim, keepdim, dtype, null, "functional"), "native.linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:331", "engine/generated/linalg_vector_norm.ts:16"); // (structured_delegate: linalg_vector_norm.out)
 
-// ---- linalg_vector_norm.out (engine/ops/native_functions/reduce3.yaml:321) ----
-export const linalg_vector_norm_out = defineOp("aten::linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:321");
-registerKernel(linalg_vector_norm_out, "CPU", (ks, self, ord, dim, keepdim, dtype, out) => native.linalg_vector_norm_out(self, ord, dim, keepdim, dtype, out, "out"), "native.linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/linalg_vector_norm.ts:20");
-registerKernel(linalg_vector_norm_out, "Meta", (ks, self, ord, dim, keepdim, dtype, out) => native.linalg_vector_norm_out(self, ord, dim, keepdim, dtype, out, "out"), "native.linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/linalg_vector_norm.ts:21");
+// ---- linalg_vector_norm.out (engine/ops/native_functions/reduce3.yaml:331) ----
+export const linalg_vector_norm_out = defineOp("aten::linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:331");
+registerKernel(linalg_vector_norm_out, "CPU", (ks, self, ord, dim, keepdim, dtype, out) => native.linalg_vector_norm_out(self, ord, dim, keepdim, dtype, out, "out"), "native.linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:331", "engine/generated/linalg_vector_norm.ts:20");
+registerKernel(linalg_vector_norm_out, "Meta", (ks, self, ord, dim, keepdim, dtype, out) => native.linalg_vector_norm_out(self, ord, dim, keepdim, dtype, out, "out"), "native.linalg_vector_norm_out", "engine/ops/native_functions/reduce3.yaml:331", "engine/generated/linalg_vector_norm.ts:21");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(linalg_vector_norm_out, "ADInplaceOrView", (ks, self, ord, dim, keepdim, dtype, out) => {
   const result = linalg_vector_norm_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, ord, dim, keepdim, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:321", "engine/generated/linalg_vector_norm.ts:23");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:331", "engine/generated/linalg_vector_norm.ts:23");
 
 // torch.linalg_vector_norm: linalg_vector_norm / linalg_vector_norm.out
 const linalg_vector_norm_parser = new PythonArgParser(["linalg_vector_norm(Tensor input, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)"]);

@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- logical_not (engine/ops/native_functions/unary.yaml:747) ----
-export const logical_not_default = defineOp("aten::logical_not(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:747");
-registerKernel(logical_not_default, "CompositeExplicitAutograd", (ks, self) => native.logical_not(self), "native.logical_not", "engine/ops/native_functions/unary.yaml:747", "engine/generated/logical_not.ts:14");
+// ---- logical_not (engine/ops/native_functions/unary.yaml:834) ----
+export const logical_not_default = defineOp("aten::logical_not(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:834");
+registerKernel(logical_not_default, "CompositeExplicitAutograd", (ks, self) => native.logical_not(self), "native.logical_not", "engine/ops/native_functions/unary.yaml:834", "engine/generated/logical_not.ts:14");
 
-// ---- logical_not_ (engine/ops/native_functions/unary.yaml:752) ----
-export const logical_not__default = defineOp("aten::logical_not_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:752");
-registerKernel(logical_not__default, "CompositeExplicitAutograd", (ks, self) => native.logical_not_(self), "native.logical_not_", "engine/ops/native_functions/unary.yaml:752", "engine/generated/logical_not.ts:18");
+// ---- logical_not_ (engine/ops/native_functions/unary.yaml:839) ----
+export const logical_not__default = defineOp("aten::logical_not_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:839");
+registerKernel(logical_not__default, "CompositeExplicitAutograd", (ks, self) => native.logical_not_(self), "native.logical_not_", "engine/ops/native_functions/unary.yaml:839", "engine/generated/logical_not.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logical_not__default, "ADInplaceOrView", (ks, self) => {
   const result = logical_not__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:752", "engine/generated/logical_not.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:839", "engine/generated/logical_not.ts:20");
 
-// ---- logical_not.out (engine/ops/native_functions/unary.yaml:757) ----
-export const logical_not_out = defineOp("aten::logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:757");
-registerKernel(logical_not_out, "CPU", (ks, self, out) => native.logical_not_out(self, out), "native.logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/logical_not.ts:28");
-registerKernel(logical_not_out, "Meta", (ks, self, out) => native.logical_not_out(self, out), "native.logical_not_out", "engine/ops/native_functions/unary.yaml:757", "engine/generated/logical_not.ts:29");
+// ---- logical_not.out (engine/ops/native_functions/unary.yaml:844) ----
+export const logical_not_out = defineOp("aten::logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:844");
+registerKernel(logical_not_out, "CPU", (ks, self, out) => native.logical_not_out(self, out), "native.logical_not_out", "engine/ops/native_functions/unary.yaml:844", "engine/generated/logical_not.ts:28");
+registerKernel(logical_not_out, "Meta", (ks, self, out) => native.logical_not_out(self, out), "native.logical_not_out", "engine/ops/native_functions/unary.yaml:844", "engine/generated/logical_not.ts:29");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logical_not_out, "ADInplaceOrView", (ks, self, out) => {
   const result = logical_not_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:757", "engine/generated/logical_not.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:844", "engine/generated/logical_not.ts:31");
 
 // torch.logical_not: logical_not / logical_not.out
 const logical_not_parser = new PythonArgParser(["logical_not(Tensor input, *, Tensor? out=None)"]);

@@ -9,32 +9,32 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- logit (engine/ops/native_functions/unary.yaml:445) ----
-export const logit_default = defineOp("aten::logit(Tensor self, float? eps=None) -> Tensor", "engine/ops/native_functions/unary.yaml:445");
-registerKernel(logit_default, "CPU", (ks, self, eps) => native.logit(self, eps), "native.logit", "engine/ops/native_functions/unary.yaml:445", "engine/generated/logit.ts:14");
-registerKernel(logit_default, "Meta", (ks, self, eps) => native.logit(self, eps), "native.logit", "engine/ops/native_functions/unary.yaml:445", "engine/generated/logit.ts:15");
+// ---- logit (engine/ops/native_functions/unary.yaml:532) ----
+export const logit_default = defineOp("aten::logit(Tensor self, float? eps=None) -> Tensor", "engine/ops/native_functions/unary.yaml:532");
+registerKernel(logit_default, "CPU", (ks, self, eps) => native.logit(self, eps), "native.logit", "engine/ops/native_functions/unary.yaml:532", "engine/generated/logit.ts:14");
+registerKernel(logit_default, "Meta", (ks, self, eps) => native.logit(self, eps), "native.logit", "engine/ops/native_functions/unary.yaml:532", "engine/generated/logit.ts:15");
 
-// ---- logit_ (engine/ops/native_functions/unary.yaml:450) ----
-export const logit__default = defineOp("aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:450");
-registerKernel(logit__default, "CPU", (ks, self, eps) => native.logit_(self, eps), "native.logit_", "engine/ops/native_functions/unary.yaml:450", "engine/generated/logit.ts:19");
-registerKernel(logit__default, "Meta", (ks, self, eps) => native.logit_(self, eps), "native.logit_", "engine/ops/native_functions/unary.yaml:450", "engine/generated/logit.ts:20");
+// ---- logit_ (engine/ops/native_functions/unary.yaml:537) ----
+export const logit__default = defineOp("aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:537");
+registerKernel(logit__default, "CPU", (ks, self, eps) => native.logit_(self, eps), "native.logit_", "engine/ops/native_functions/unary.yaml:537", "engine/generated/logit.ts:19");
+registerKernel(logit__default, "Meta", (ks, self, eps) => native.logit_(self, eps), "native.logit_", "engine/ops/native_functions/unary.yaml:537", "engine/generated/logit.ts:20");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logit__default, "ADInplaceOrView", (ks, self, eps) => {
   const result = logit__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, eps);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:450", "engine/generated/logit.ts:22");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:537", "engine/generated/logit.ts:22");
 
-// ---- logit.out (engine/ops/native_functions/unary.yaml:455) ----
-export const logit_out = defineOp("aten::logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:455");
-registerKernel(logit_out, "CPU", (ks, self, eps, out) => native.logit_out(self, eps, out), "native.logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/logit.ts:30");
-registerKernel(logit_out, "Meta", (ks, self, eps, out) => native.logit_out(self, eps, out), "native.logit_out", "engine/ops/native_functions/unary.yaml:455", "engine/generated/logit.ts:31");
+// ---- logit.out (engine/ops/native_functions/unary.yaml:542) ----
+export const logit_out = defineOp("aten::logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:542");
+registerKernel(logit_out, "CPU", (ks, self, eps, out) => native.logit_out(self, eps, out), "native.logit_out", "engine/ops/native_functions/unary.yaml:542", "engine/generated/logit.ts:30");
+registerKernel(logit_out, "Meta", (ks, self, eps, out) => native.logit_out(self, eps, out), "native.logit_out", "engine/ops/native_functions/unary.yaml:542", "engine/generated/logit.ts:31");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(logit_out, "ADInplaceOrView", (ks, self, eps, out) => {
   const result = logit_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, eps, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:455", "engine/generated/logit.ts:33");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:542", "engine/generated/logit.ts:33");
 
 // torch.logit: logit / logit.out
 const logit_parser = new PythonArgParser(["logit(Tensor input, float? eps=None, *, Tensor? out=None)"]);

@@ -9,20 +9,20 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- mode (engine/ops/native_functions/reduce3.yaml:153) ----
-export const mode_default = defineOp("aten::mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", "engine/ops/native_functions/reduce3.yaml:153");
-registerKernel(mode_default, "CPU", (ks, self, dim, keepdim) => native.mode(self, dim, keepdim), "native.mode", "engine/ops/native_functions/reduce3.yaml:153", "engine/generated/mode.ts:14");
+// ---- mode (engine/ops/native_functions/reduce3.yaml:163) ----
+export const mode_default = defineOp("aten::mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", "engine/ops/native_functions/reduce3.yaml:163");
+registerKernel(mode_default, "CPU", (ks, self, dim, keepdim) => native.mode(self, dim, keepdim), "native.mode", "engine/ops/native_functions/reduce3.yaml:163", "engine/generated/mode.ts:14");
 
-// ---- mode.values (engine/ops/native_functions/reduce3.yaml:158) ----
-export const mode_values = defineOp("aten::mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", "engine/ops/native_functions/reduce3.yaml:158");
-registerKernel(mode_values, "CompositeExplicitAutograd", (ks, self, dim, keepdim, values, indices) => native.mode_out(self, dim, keepdim, values, indices), "native.mode_out", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/mode.ts:18");
+// ---- mode.values (engine/ops/native_functions/reduce3.yaml:168) ----
+export const mode_values = defineOp("aten::mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", "engine/ops/native_functions/reduce3.yaml:168");
+registerKernel(mode_values, "CompositeExplicitAutograd", (ks, self, dim, keepdim, values, indices) => native.mode_out(self, dim, keepdim, values, indices), "native.mode_out", "engine/ops/native_functions/reduce3.yaml:168", "engine/generated/mode.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(mode_values, "ADInplaceOrView", (ks, self, dim, keepdim, values, indices) => {
   const result = mode_values.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, keepdim, values, indices);
   increment_version(values);
   increment_version(indices);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:158", "engine/generated/mode.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:168", "engine/generated/mode.ts:20");
 
 // torch.mode: mode / mode.values
 const mode_parser = new PythonArgParser(["mode(Tensor input, int dim=-1, bool keepdim=False, *, Tensor[] out=None)"]);

@@ -9,19 +9,19 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- msort.out (engine/ops/native_functions/reduce3.yaml:261) ----
-export const msort_out = defineOp("aten::msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:261");
-registerKernel(msort_out, "CompositeImplicitAutograd", (ks, self, out) => native.msort_out(self, out), "native.msort_out", "engine/ops/native_functions/reduce3.yaml:261", "engine/generated/msort.ts:14");
+// ---- msort.out (engine/ops/native_functions/reduce3.yaml:271) ----
+export const msort_out = defineOp("aten::msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:271");
+registerKernel(msort_out, "CompositeImplicitAutograd", (ks, self, out) => native.msort_out(self, out), "native.msort_out", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/msort.ts:14");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(msort_out, "ADInplaceOrView", (ks, self, out) => {
   const result = msort_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:261", "engine/generated/msort.ts:16");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/msort.ts:16");
 
-// ---- msort (engine/ops/native_functions/reduce3.yaml:265) ----
-export const msort_default = defineOp("aten::msort(Tensor self) -> Tensor", "engine/ops/native_functions/reduce3.yaml:265");
-registerKernel(msort_default, "CompositeImplicitAutograd", (ks, self) => native.msort(self), "native.msort", "engine/ops/native_functions/reduce3.yaml:265", "engine/generated/msort.ts:24");
+// ---- msort (engine/ops/native_functions/reduce3.yaml:275) ----
+export const msort_default = defineOp("aten::msort(Tensor self) -> Tensor", "engine/ops/native_functions/reduce3.yaml:275");
+registerKernel(msort_default, "CompositeImplicitAutograd", (ks, self) => native.msort(self), "native.msort", "engine/ops/native_functions/reduce3.yaml:275", "engine/generated/msort.ts:24");
 
 // torch.msort: msort / msort.out
 const msort_parser = new PythonArgParser(["msort(Tensor input, *, Tensor? out=None)"]);

@@ -9,30 +9,30 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- nan_to_num (engine/ops/native_functions/unary.yaml:732) ----
-export const nan_to_num_default = defineOp("aten::nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", "engine/ops/native_functions/unary.yaml:732");
-registerKernel(nan_to_num_default, "CompositeExplicitAutograd", (ks, self, nan, posinf, neginf) => native.nan_to_num(self, nan, posinf, neginf), "native.nan_to_num", "engine/ops/native_functions/unary.yaml:732", "engine/generated/nan_to_num.ts:14");
+// ---- nan_to_num (engine/ops/native_functions/unary.yaml:819) ----
+export const nan_to_num_default = defineOp("aten::nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", "engine/ops/native_functions/unary.yaml:819");
+registerKernel(nan_to_num_default, "CompositeExplicitAutograd", (ks, self, nan, posinf, neginf) => native.nan_to_num(self, nan, posinf, neginf), "native.nan_to_num", "engine/ops/native_functions/unary.yaml:819", "engine/generated/nan_to_num.ts:14");
 
-// ---- nan_to_num_ (engine/ops/native_functions/unary.yaml:737) ----
-export const nan_to_num__default = defineOp("aten::nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:737");
-registerKernel(nan_to_num__default, "CompositeExplicitAutograd", (ks, self, nan, posinf, neginf) => native.nan_to_num_(self, nan, posinf, neginf), "native.nan_to_num_", "engine/ops/native_functions/unary.yaml:737", "engine/generated/nan_to_num.ts:18");
+// ---- nan_to_num_ (engine/ops/native_functions/unary.yaml:824) ----
+export const nan_to_num__default = defineOp("aten::nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:824");
+registerKernel(nan_to_num__default, "CompositeExplicitAutograd", (ks, self, nan, posinf, neginf) => native.nan_to_num_(self, nan, posinf, neginf), "native.nan_to_num_", "engine/ops/native_functions/unary.yaml:824", "engine/generated/nan_to_num.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nan_to_num__default, "ADInplaceOrView", (ks, self, nan, posinf, neginf) => {
   const result = nan_to_num__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self, nan, posinf, neginf);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:737", "engine/generated/nan_to_num.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:824", "engine/generated/nan_to_num.ts:20");
 
-// ---- nan_to_num.out (engine/ops/native_functions/unary.yaml:742) ----
-export const nan_to_num_out = defineOp("aten::nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:742");
-registerKernel(nan_to_num_out, "CPU", (ks, self, nan, posinf, neginf, out) => native.nan_to_num_out(self, nan, posinf, neginf, out), "native.nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/nan_to_num.ts:28");
-registerKernel(nan_to_num_out, "Meta", (ks, self, nan, posinf, neginf, out) => native.nan_to_num_out(self, nan, posinf, neginf, out), "native.nan_to_num_out", "engine/ops/native_functions/unary.yaml:742", "engine/generated/nan_to_num.ts:29");
+// ---- nan_to_num.out (engine/ops/native_functions/unary.yaml:829) ----
+export const nan_to_num_out = defineOp("aten::nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:829");
+registerKernel(nan_to_num_out, "CPU", (ks, self, nan, posinf, neginf, out) => native.nan_to_num_out(self, nan, posinf, neginf, out), "native.nan_to_num_out", "engine/ops/native_functions/unary.yaml:829", "engine/generated/nan_to_num.ts:28");
+registerKernel(nan_to_num_out, "Meta", (ks, self, nan, posinf, neginf, out) => native.nan_to_num_out(self, nan, posinf, neginf, out), "native.nan_to_num_out", "engine/ops/native_functions/unary.yaml:829", "engine/generated/nan_to_num.ts:29");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(nan_to_num_out, "ADInplaceOrView", (ks, self, nan, posinf, neginf, out) => {
   const result = nan_to_num_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, nan, posinf, neginf, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:742", "engine/generated/nan_to_num.ts:31");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:829", "engine/generated/nan_to_num.ts:31");
 
 // torch.nan_to_num: nan_to_num / nan_to_num.out
 const nan_to_num_parser = new PythonArgParser(["nan_to_num(Tensor input, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor? out=None)"]);

@@ -9,67 +9,67 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- norm.ScalarOpt_dtype (engine/ops/native_functions/reduce3.yaml:198) ----
-export const norm_ScalarOpt_dtype = defineOp("aten::norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor", "engine/ops/native_functions/reduce3.yaml:198");
-registerKernel(norm_ScalarOpt_dtype, "CompositeExplicitAutograd", (ks, self, p, dtype) => native.norm_ScalarOpt_dtype(self, p, dtype), "native.norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/norm.ts:14");
+// ---- norm.ScalarOpt_dtype (engine/ops/native_functions/reduce3.yaml:208) ----
+export const norm_ScalarOpt_dtype = defineOp("aten::norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor", "engine/ops/native_functions/reduce3.yaml:208");
+registerKernel(norm_ScalarOpt_dtype, "CompositeExplicitAutograd", (ks, self, p, dtype) => native.norm_ScalarOpt_dtype(self, p, dtype), "native.norm_ScalarOpt_dtype", "engine/ops/native_functions/reduce3.yaml:208", "engine/generated/norm.ts:14");
 
-// ---- norm.Scalar (engine/ops/native_functions/reduce3.yaml:205) ----
-export const norm_Scalar = defineOp("aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor", "engine/ops/native_functions/reduce3.yaml:205");
-registerKernel(norm_Scalar, "CompositeExplicitAutograd", (ks, self, p) => native.norm_Scalar(self, p), "native.norm_Scalar", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/norm.ts:18");
+// ---- norm.Scalar (engine/ops/native_functions/reduce3.yaml:215) ----
+export const norm_Scalar = defineOp("aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor", "engine/ops/native_functions/reduce3.yaml:215");
+registerKernel(norm_Scalar, "CompositeExplicitAutograd", (ks, self, p) => native.norm_Scalar(self, p), "native.norm_Scalar", "engine/ops/native_functions/reduce3.yaml:215", "engine/generated/norm.ts:18");
 
-// ---- norm.ScalarOpt_dim_dtype (engine/ops/native_functions/reduce3.yaml:212) ----
-export const norm_ScalarOpt_dim_dtype = defineOp("aten::norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor", "engine/ops/native_functions/reduce3.yaml:212");
-registerKernel(norm_ScalarOpt_dim_dtype, "CPU", (ks, self, p, dim, keepdim, dtype) => native.norm_dtype_out(self, p, dim, keepdim, dtype, null, "functional"), "native.norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/norm.ts:22"); // (structured_delegate: norm.dtype_out)
-registerKernel(norm_ScalarOpt_dim_dtype, "Meta", (ks, self, p, dim, keepdim, dtype) => native.norm_dtype_out(self, p, dim, keepdim, dtype, null, "functional"), "native.norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/norm.ts:23"); // (structured_delegate: norm.dtype_out)
-registerKernel(norm_ScalarOpt_dim_dtype, "CompositeExplicitAutogradNonFunctional", (ks, self, p, dim, keepdim, dtype) => native.norm_dtype_out(self, p, dim, keepdim, dtype, null, "functional"), "native.norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/norm.ts:24"); // (structured_delegate: norm.dtype_out)
+// ---- norm.ScalarOpt_dim_dtype (engine/ops/native_functions/reduce3.yaml:222) ----
+export const norm_ScalarOpt_dim_dtype = defineOp("aten::norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype) -> Tensor", "engine/ops/native_functions/reduce3.yaml:222");
+registerKernel(norm_ScalarOpt_dim_dtype, "CPU", (ks, self, p, dim, keepdim, dtype) => native.norm_dtype_out(self, p, dim, keepdim, dtype, null, "functional"), "native.norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:232", "engine/generated/norm.ts:22"); // (structured_delegate: norm.dtype_out)
+registerKernel(norm_ScalarOpt_dim_dtype, "Meta", (ks, self, p, dim, keepdim, dtype) => native.norm_dtype_out(self, p, dim, keepdim, dtype, null, "functional"), "native.norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:232", "engine/generated/norm.ts:23"); // (structured_delegate: norm.dtype_out)
+registerKernel(norm_ScalarOpt_dim_dtype, "CompositeExplicitAutogradNonFunctional", (ks, self, p, dim, keepdim, dtype) => native.norm_dtype_out(self, p, dim, keepdim, dtype, null, "functional"), "native.norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:232", "engine/generated/norm.ts:24"); // (structured_delegate: norm.dtype_out)
 
-// ---- norm.ScalarOpt_dim (engine/ops/native_functions/reduce3.yaml:217) ----
-export const norm_ScalarOpt_dim = defineOp("aten::norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", "engine/ops/native_functions/reduce3.yaml:217");
-registerKernel(norm_ScalarOpt_dim, "CPU", (ks, self, p, dim, keepdim) => native.norm_out(self, p, dim, keepdim, null, "functional"), "native.norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/norm.ts:28"); // (structured_delegate: norm.out)
-registerKernel(norm_ScalarOpt_dim, "Meta", (ks, self, p, dim, keepdim) => native.norm_out(self, p, dim, keepdim, null, "functional"), "native.norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/norm.ts:29"); // (structured_delegate: norm.out)
-registerKernel(norm_ScalarOpt_dim, "CompositeExplicitAutogradNonFunctional", (ks, self, p, dim, keepdim) => native.norm_out(self, p, dim, keepdim, null, "functional"), "native.norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/norm.ts:30"); // (structured_delegate: norm.out)
+// ---- norm.ScalarOpt_dim (engine/ops/native_functions/reduce3.yaml:227) ----
+export const norm_ScalarOpt_dim = defineOp("aten::norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", "engine/ops/native_functions/reduce3.yaml:227");
+registerKernel(norm_ScalarOpt_dim, "CPU", (ks, self, p, dim, keepdim) => native.norm_out(self, p, dim, keepdim, null, "functional"), "native.norm_out", "engine/ops/native_functions/reduce3.yaml:238", "engine/generated/norm.ts:28"); // (structured_delegate: norm.out)
+registerKernel(norm_ScalarOpt_dim, "Meta", (ks, self, p, dim, keepdim) => native.norm_out(self, p, dim, keepdim, null, "functional"), "native.norm_out", "engine/ops/native_functions/reduce3.yaml:238", "engine/generated/norm.ts:29"); // (structured_delegate: norm.out)
+registerKernel(norm_ScalarOpt_dim, "CompositeExplicitAutogradNonFunctional", (ks, self, p, dim, keepdim) => native.norm_out(self, p, dim, keepdim, null, "functional"), "native.norm_out", "engine/ops/native_functions/reduce3.yaml:238", "engine/generated/norm.ts:30"); // (structured_delegate: norm.out)
 
-// ---- norm.dtype_out (engine/ops/native_functions/reduce3.yaml:222) ----
-export const norm_dtype_out = defineOp("aten::norm.dtype_out(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:222");
-registerKernel(norm_dtype_out, "CPU", (ks, self, p, dim, keepdim, dtype, out) => native.norm_dtype_out(self, p, dim, keepdim, dtype, out, "out"), "native.norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/norm.ts:34");
-registerKernel(norm_dtype_out, "Meta", (ks, self, p, dim, keepdim, dtype, out) => native.norm_dtype_out(self, p, dim, keepdim, dtype, out, "out"), "native.norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/norm.ts:35");
+// ---- norm.dtype_out (engine/ops/native_functions/reduce3.yaml:232) ----
+export const norm_dtype_out = defineOp("aten::norm.dtype_out(Tensor self, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:232");
+registerKernel(norm_dtype_out, "CPU", (ks, self, p, dim, keepdim, dtype, out) => native.norm_dtype_out(self, p, dim, keepdim, dtype, out, "out"), "native.norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:232", "engine/generated/norm.ts:34");
+registerKernel(norm_dtype_out, "Meta", (ks, self, p, dim, keepdim, dtype, out) => native.norm_dtype_out(self, p, dim, keepdim, dtype, out, "out"), "native.norm_dtype_out", "engine/ops/native_functions/reduce3.yaml:232", "engine/generated/norm.ts:35");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(norm_dtype_out, "ADInplaceOrView", (ks, self, p, dim, keepdim, dtype, out) => {
   const result = norm_dtype_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, p, dim, keepdim, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:222", "engine/generated/norm.ts:37");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:232", "engine/generated/norm.ts:37");
 
-// ---- norm.out (engine/ops/native_functions/reduce3.yaml:228) ----
-export const norm_out = defineOp("aten::norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:228");
-registerKernel(norm_out, "CPU", (ks, self, p, dim, keepdim, out) => native.norm_out(self, p, dim, keepdim, out, "out"), "native.norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/norm.ts:45");
-registerKernel(norm_out, "Meta", (ks, self, p, dim, keepdim, out) => native.norm_out(self, p, dim, keepdim, out, "out"), "native.norm_out", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/norm.ts:46");
+// ---- norm.out (engine/ops/native_functions/reduce3.yaml:238) ----
+export const norm_out = defineOp("aten::norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:238");
+registerKernel(norm_out, "CPU", (ks, self, p, dim, keepdim, out) => native.norm_out(self, p, dim, keepdim, out, "out"), "native.norm_out", "engine/ops/native_functions/reduce3.yaml:238", "engine/generated/norm.ts:45");
+registerKernel(norm_out, "Meta", (ks, self, p, dim, keepdim, out) => native.norm_out(self, p, dim, keepdim, out, "out"), "native.norm_out", "engine/ops/native_functions/reduce3.yaml:238", "engine/generated/norm.ts:46");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(norm_out, "ADInplaceOrView", (ks, self, p, dim, keepdim, out) => {
   const result = norm_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, p, dim, keepdim, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:228", "engine/generated/norm.ts:48");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:238", "engine/generated/norm.ts:48");
 
-// ---- norm.ScalarOpt_dtype_out (engine/ops/native_functions/reduce3.yaml:198) ----
-export const norm_ScalarOpt_dtype_out = defineOp("aten::norm.ScalarOpt_dtype_out(Tensor self, Scalar? p, *, ScalarType dtype, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:198");
-registerKernel(norm_ScalarOpt_dtype_out, "CompositeExplicitAutograd", (ks, self, p, dtype, out) => native.autogen_copy_out(out, (norm_ScalarOpt_dtype.call(self, p, dtype) as any)), "native.autogen_copy_out(norm.ScalarOpt_dtype)", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/norm.ts:56"); // (autogen: derived from norm.ScalarOpt_dtype)
+// ---- norm.ScalarOpt_dtype_out (engine/ops/native_functions/reduce3.yaml:208) ----
+export const norm_ScalarOpt_dtype_out = defineOp("aten::norm.ScalarOpt_dtype_out(Tensor self, Scalar? p, *, ScalarType dtype, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:208");
+registerKernel(norm_ScalarOpt_dtype_out, "CompositeExplicitAutograd", (ks, self, p, dtype, out) => native.autogen_copy_out(out, (norm_ScalarOpt_dtype.call(self, p, dtype) as any)), "native.autogen_copy_out(norm.ScalarOpt_dtype)", "engine/ops/native_functions/reduce3.yaml:208", "engine/generated/norm.ts:56"); // (autogen: derived from norm.ScalarOpt_dtype)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(norm_ScalarOpt_dtype_out, "ADInplaceOrView", (ks, self, p, dtype, out) => {
   const result = norm_ScalarOpt_dtype_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, p, dtype, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:198", "engine/generated/norm.ts:58");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:208", "engine/generated/norm.ts:58");
 
-// ---- norm.Scalar_out (engine/ops/native_functions/reduce3.yaml:205) ----
-export const norm_Scalar_out = defineOp("aten::norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:205");
-registerKernel(norm_Scalar_out, "CompositeExplicitAutograd", (ks, self, p, out) => native.autogen_copy_out(out, (norm_Scalar.call(self, p) as any)), "native.autogen_copy_out(norm.Scalar)", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/norm.ts:66"); // (autogen: derived from norm.Scalar)
+// ---- norm.Scalar_out (engine/ops/native_functions/reduce3.yaml:215) ----
+export const norm_Scalar_out = defineOp("aten::norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:215");
+registerKernel(norm_Scalar_out, "CompositeExplicitAutograd", (ks, self, p, out) => native.autogen_copy_out(out, (norm_Scalar.call(self, p) as any)), "native.autogen_copy_out(norm.Scalar)", "engine/ops/native_functions/reduce3.yaml:215", "engine/generated/norm.ts:66"); // (autogen: derived from norm.Scalar)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(norm_Scalar_out, "ADInplaceOrView", (ks, self, p, out) => {
   const result = norm_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, p, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:205", "engine/generated/norm.ts:68");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:215", "engine/generated/norm.ts:68");
 
 // torch.norm: norm.ScalarOpt_dtype, norm.Scalar, norm.ScalarOpt_dim_dtype / norm.dtype_out, norm.ScalarOpt_dim / norm.out
 const norm_parser = new PythonArgParser(["norm(Tensor input, Scalar? p, *, ScalarType dtype)", "norm(Tensor input, Scalar p=2)", "norm(Tensor input, Scalar? p, int[1] dim, bool keepdim, *, ScalarType dtype, Tensor? out=None)", "norm(Tensor input, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor? out=None)"]);

@@ -9,63 +9,63 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- round (engine/ops/native_functions/unary.yaml:531) ----
-export const round_default = defineOp("aten::round(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:531");
-registerKernel(round_default, "CPU", (ks, self) => native.round_out(self, null, "functional"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:14"); // (structured_delegate: round.out)
-registerKernel(round_default, "Meta", (ks, self) => native.round_out(self, null, "functional"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:15"); // (structured_delegate: round.out)
-registerKernel(round_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.round_out(self, null, "functional"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:16"); // (structured_delegate: round.out)
+// ---- round (engine/ops/native_functions/unary.yaml:618) ----
+export const round_default = defineOp("aten::round(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:618");
+registerKernel(round_default, "CPU", (ks, self) => native.round_out(self, null, "functional"), "native.round_out", "engine/ops/native_functions/unary.yaml:626", "engine/generated/round.ts:14"); // (structured_delegate: round.out)
+registerKernel(round_default, "Meta", (ks, self) => native.round_out(self, null, "functional"), "native.round_out", "engine/ops/native_functions/unary.yaml:626", "engine/generated/round.ts:15"); // (structured_delegate: round.out)
+registerKernel(round_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.round_out(self, null, "functional"), "native.round_out", "engine/ops/native_functions/unary.yaml:626", "engine/generated/round.ts:16"); // (structured_delegate: round.out)
 
-// ---- round_ (engine/ops/native_functions/unary.yaml:535) ----
-export const round__default = defineOp("aten::round_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:535");
-registerKernel(round__default, "CPU", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:20"); // (structured_delegate: round.out)
-registerKernel(round__default, "Meta", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:21"); // (structured_delegate: round.out)
-registerKernel(round__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:22"); // (structured_delegate: round.out)
+// ---- round_ (engine/ops/native_functions/unary.yaml:622) ----
+export const round__default = defineOp("aten::round_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:622");
+registerKernel(round__default, "CPU", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:626", "engine/generated/round.ts:20"); // (structured_delegate: round.out)
+registerKernel(round__default, "Meta", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:626", "engine/generated/round.ts:21"); // (structured_delegate: round.out)
+registerKernel(round__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.round_out(self, null, "inplace"), "native.round_out", "engine/ops/native_functions/unary.yaml:626", "engine/generated/round.ts:22"); // (structured_delegate: round.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(round__default, "ADInplaceOrView", (ks, self) => {
   const result = round__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:535", "engine/generated/round.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:622", "engine/generated/round.ts:24");
 
-// ---- round.out (engine/ops/native_functions/unary.yaml:539) ----
-export const round_out = defineOp("aten::round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:539");
-registerKernel(round_out, "CPU", (ks, self, out) => native.round_out(self, out, "out"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:32");
-registerKernel(round_out, "Meta", (ks, self, out) => native.round_out(self, out, "out"), "native.round_out", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:33");
+// ---- round.out (engine/ops/native_functions/unary.yaml:626) ----
+export const round_out = defineOp("aten::round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:626");
+registerKernel(round_out, "CPU", (ks, self, out) => native.round_out(self, out, "out"), "native.round_out", "engine/ops/native_functions/unary.yaml:626", "engine/generated/round.ts:32");
+registerKernel(round_out, "Meta", (ks, self, out) => native.round_out(self, out, "out"), "native.round_out", "engine/ops/native_functions/unary.yaml:626", "engine/generated/round.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(round_out, "ADInplaceOrView", (ks, self, out) => {
   const result = round_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:539", "engine/generated/round.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:626", "engine/generated/round.ts:35");
 
-// ---- round.decimals (engine/ops/native_functions/unary.yaml:545) ----
-export const round_decimals = defineOp("aten::round.decimals(Tensor self, *, int decimals) -> Tensor", "engine/ops/native_functions/unary.yaml:545");
-registerKernel(round_decimals, "CPU", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:43"); // (structured_delegate: round.decimals_out)
-registerKernel(round_decimals, "Meta", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:44"); // (structured_delegate: round.decimals_out)
-registerKernel(round_decimals, "CompositeExplicitAutogradNonFunctional", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:45"); // (structured_delegate: round.decimals_out)
+// ---- round.decimals (engine/ops/native_functions/unary.yaml:632) ----
+export const round_decimals = defineOp("aten::round.decimals(Tensor self, *, int decimals) -> Tensor", "engine/ops/native_functions/unary.yaml:632");
+registerKernel(round_decimals, "CPU", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:640", "engine/generated/round.ts:43"); // (structured_delegate: round.decimals_out)
+registerKernel(round_decimals, "Meta", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:640", "engine/generated/round.ts:44"); // (structured_delegate: round.decimals_out)
+registerKernel(round_decimals, "CompositeExplicitAutogradNonFunctional", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "functional"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:640", "engine/generated/round.ts:45"); // (structured_delegate: round.decimals_out)
 
-// ---- round_.decimals (engine/ops/native_functions/unary.yaml:549) ----
-export const round__decimals = defineOp("aten::round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:549");
-registerKernel(round__decimals, "CPU", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:49"); // (structured_delegate: round.decimals_out)
-registerKernel(round__decimals, "Meta", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:50"); // (structured_delegate: round.decimals_out)
-registerKernel(round__decimals, "CompositeExplicitAutogradNonFunctional", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:51"); // (structured_delegate: round.decimals_out)
+// ---- round_.decimals (engine/ops/native_functions/unary.yaml:636) ----
+export const round__decimals = defineOp("aten::round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:636");
+registerKernel(round__decimals, "CPU", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:640", "engine/generated/round.ts:49"); // (structured_delegate: round.decimals_out)
+registerKernel(round__decimals, "Meta", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:640", "engine/generated/round.ts:50"); // (structured_delegate: round.decimals_out)
+registerKernel(round__decimals, "CompositeExplicitAutogradNonFunctional", (ks, self, decimals) => native.round_decimals_out(self, decimals, null, "inplace"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:640", "engine/generated/round.ts:51"); // (structured_delegate: round.decimals_out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(round__decimals, "ADInplaceOrView", (ks, self, decimals) => {
   const result = round__decimals.redispatch(ks.and(after_ADInplaceOrView_keyset), self, decimals);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:549", "engine/generated/round.ts:53");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:636", "engine/generated/round.ts:53");
 
-// ---- round.decimals_out (engine/ops/native_functions/unary.yaml:553) ----
-export const round_decimals_out = defineOp("aten::round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:553");
-registerKernel(round_decimals_out, "CPU", (ks, self, decimals, out) => native.round_decimals_out(self, decimals, out, "out"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:61");
-registerKernel(round_decimals_out, "Meta", (ks, self, decimals, out) => native.round_decimals_out(self, decimals, out, "out"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:62");
+// ---- round.decimals_out (engine/ops/native_functions/unary.yaml:640) ----
+export const round_decimals_out = defineOp("aten::round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:640");
+registerKernel(round_decimals_out, "CPU", (ks, self, decimals, out) => native.round_decimals_out(self, decimals, out, "out"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:640", "engine/generated/round.ts:61");
+registerKernel(round_decimals_out, "Meta", (ks, self, decimals, out) => native.round_decimals_out(self, decimals, out, "out"), "native.round_decimals_out", "engine/ops/native_functions/unary.yaml:640", "engine/generated/round.ts:62");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(round_decimals_out, "ADInplaceOrView", (ks, self, decimals, out) => {
   const result = round_decimals_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, decimals, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:553", "engine/generated/round.ts:64");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:640", "engine/generated/round.ts:64");
 
 // torch.round: round / round.out, round.decimals / round.decimals_out
 const round_parser = new PythonArgParser(["round(Tensor input, *, Tensor? out=None)", "round(Tensor input, *, int decimals, Tensor? out=None)"]);

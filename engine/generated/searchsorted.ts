@@ -9,33 +9,33 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- searchsorted.Tensor (engine/ops/native_functions/reduce3.yaml:294) ----
-export const searchsorted_Tensor = defineOp("aten::searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", "engine/ops/native_functions/reduce3.yaml:294");
-registerKernel(searchsorted_Tensor, "CPU", (ks, sorted_sequence, self, out_int32, right, side, sorter) => native.searchsorted_cpu(sorted_sequence, self, out_int32, right, side, sorter), "native.searchsorted_cpu", "engine/ops/native_functions/reduce3.yaml:294", "engine/generated/searchsorted.ts:14");
+// ---- searchsorted.Tensor (engine/ops/native_functions/reduce3.yaml:304) ----
+export const searchsorted_Tensor = defineOp("aten::searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", "engine/ops/native_functions/reduce3.yaml:304");
+registerKernel(searchsorted_Tensor, "CPU", (ks, sorted_sequence, self, out_int32, right, side, sorter) => native.searchsorted_cpu(sorted_sequence, self, out_int32, right, side, sorter), "native.searchsorted_cpu", "engine/ops/native_functions/reduce3.yaml:304", "engine/generated/searchsorted.ts:14");
 
-// ---- searchsorted.Tensor_out (engine/ops/native_functions/reduce3.yaml:298) ----
-export const searchsorted_Tensor_out = defineOp("aten::searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:298");
-registerKernel(searchsorted_Tensor_out, "CPU", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => native.searchsorted_out_cpu(sorted_sequence, self, out_int32, right, side, sorter, out), "native.searchsorted_out_cpu", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/searchsorted.ts:18");
+// ---- searchsorted.Tensor_out (engine/ops/native_functions/reduce3.yaml:308) ----
+export const searchsorted_Tensor_out = defineOp("aten::searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:308");
+registerKernel(searchsorted_Tensor_out, "CPU", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => native.searchsorted_out_cpu(sorted_sequence, self, out_int32, right, side, sorter, out), "native.searchsorted_out_cpu", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/searchsorted.ts:18");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(searchsorted_Tensor_out, "ADInplaceOrView", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const result = searchsorted_Tensor_out.redispatch(ks.and(after_ADInplaceOrView_keyset), sorted_sequence, self, out_int32, right, side, sorter, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:298", "engine/generated/searchsorted.ts:20");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:308", "engine/generated/searchsorted.ts:20");
 
-// ---- searchsorted.Scalar (engine/ops/native_functions/reduce3.yaml:302) ----
-export const searchsorted_Scalar = defineOp("aten::searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", "engine/ops/native_functions/reduce3.yaml:302");
-registerKernel(searchsorted_Scalar, "CPU", (ks, sorted_sequence, self, out_int32, right, side, sorter) => native.searchsorted_scalar_cpu(sorted_sequence, self, out_int32, right, side, sorter), "native.searchsorted_scalar_cpu", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/searchsorted.ts:28");
+// ---- searchsorted.Scalar (engine/ops/native_functions/reduce3.yaml:312) ----
+export const searchsorted_Scalar = defineOp("aten::searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", "engine/ops/native_functions/reduce3.yaml:312");
+registerKernel(searchsorted_Scalar, "CPU", (ks, sorted_sequence, self, out_int32, right, side, sorter) => native.searchsorted_scalar_cpu(sorted_sequence, self, out_int32, right, side, sorter), "native.searchsorted_scalar_cpu", "engine/ops/native_functions/reduce3.yaml:312", "engine/generated/searchsorted.ts:28");
 
-// ---- searchsorted.Scalar_out (engine/ops/native_functions/reduce3.yaml:302) ----
-export const searchsorted_Scalar_out = defineOp("aten::searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:302");
-registerKernel(searchsorted_Scalar_out, "CompositeExplicitAutograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => native.autogen_copy_out(out, (searchsorted_Scalar.call(sorted_sequence, self, out_int32, right, side, sorter) as any)), "native.autogen_copy_out(searchsorted.Scalar)", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/searchsorted.ts:32"); // (autogen: derived from searchsorted.Scalar)
+// ---- searchsorted.Scalar_out (engine/ops/native_functions/reduce3.yaml:312) ----
+export const searchsorted_Scalar_out = defineOp("aten::searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/reduce3.yaml:312");
+registerKernel(searchsorted_Scalar_out, "CompositeExplicitAutograd", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => native.autogen_copy_out(out, (searchsorted_Scalar.call(sorted_sequence, self, out_int32, right, side, sorter) as any)), "native.autogen_copy_out(searchsorted.Scalar)", "engine/ops/native_functions/reduce3.yaml:312", "engine/generated/searchsorted.ts:32"); // (autogen: derived from searchsorted.Scalar)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(searchsorted_Scalar_out, "ADInplaceOrView", (ks, sorted_sequence, self, out_int32, right, side, sorter, out) => {
   const result = searchsorted_Scalar_out.redispatch(ks.and(after_ADInplaceOrView_keyset), sorted_sequence, self, out_int32, right, side, sorter, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:302", "engine/generated/searchsorted.ts:34");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:312", "engine/generated/searchsorted.ts:34");
 
 // torch.searchsorted: searchsorted.Tensor / searchsorted.Tensor_out, searchsorted.Scalar
 const searchsorted_parser = new PythonArgParser(["searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor? out=None)", "searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None)"]);

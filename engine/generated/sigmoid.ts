@@ -9,34 +9,34 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- sigmoid (engine/ops/native_functions/unary.yaml:431) ----
-export const sigmoid_default = defineOp("aten::sigmoid(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:431");
-registerKernel(sigmoid_default, "CPU", (ks, self) => native.sigmoid_out(self, null, "functional"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/sigmoid.ts:14"); // (structured_delegate: sigmoid.out)
-registerKernel(sigmoid_default, "Meta", (ks, self) => native.sigmoid_out(self, null, "functional"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/sigmoid.ts:15"); // (structured_delegate: sigmoid.out)
-registerKernel(sigmoid_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sigmoid_out(self, null, "functional"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/sigmoid.ts:16"); // (structured_delegate: sigmoid.out)
+// ---- sigmoid (engine/ops/native_functions/unary.yaml:518) ----
+export const sigmoid_default = defineOp("aten::sigmoid(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:518");
+registerKernel(sigmoid_default, "CPU", (ks, self) => native.sigmoid_out(self, null, "functional"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:526", "engine/generated/sigmoid.ts:14"); // (structured_delegate: sigmoid.out)
+registerKernel(sigmoid_default, "Meta", (ks, self) => native.sigmoid_out(self, null, "functional"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:526", "engine/generated/sigmoid.ts:15"); // (structured_delegate: sigmoid.out)
+registerKernel(sigmoid_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sigmoid_out(self, null, "functional"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:526", "engine/generated/sigmoid.ts:16"); // (structured_delegate: sigmoid.out)
 
-// ---- sigmoid_ (engine/ops/native_functions/unary.yaml:435) ----
-export const sigmoid__default = defineOp("aten::sigmoid_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:435");
-registerKernel(sigmoid__default, "CPU", (ks, self) => native.sigmoid_out(self, null, "inplace"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/sigmoid.ts:20"); // (structured_delegate: sigmoid.out)
-registerKernel(sigmoid__default, "Meta", (ks, self) => native.sigmoid_out(self, null, "inplace"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/sigmoid.ts:21"); // (structured_delegate: sigmoid.out)
-registerKernel(sigmoid__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sigmoid_out(self, null, "inplace"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/sigmoid.ts:22"); // (structured_delegate: sigmoid.out)
+// ---- sigmoid_ (engine/ops/native_functions/unary.yaml:522) ----
+export const sigmoid__default = defineOp("aten::sigmoid_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:522");
+registerKernel(sigmoid__default, "CPU", (ks, self) => native.sigmoid_out(self, null, "inplace"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:526", "engine/generated/sigmoid.ts:20"); // (structured_delegate: sigmoid.out)
+registerKernel(sigmoid__default, "Meta", (ks, self) => native.sigmoid_out(self, null, "inplace"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:526", "engine/generated/sigmoid.ts:21"); // (structured_delegate: sigmoid.out)
+registerKernel(sigmoid__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.sigmoid_out(self, null, "inplace"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:526", "engine/generated/sigmoid.ts:22"); // (structured_delegate: sigmoid.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sigmoid__default, "ADInplaceOrView", (ks, self) => {
   const result = sigmoid__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:435", "engine/generated/sigmoid.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:522", "engine/generated/sigmoid.ts:24");
 
-// ---- sigmoid.out (engine/ops/native_functions/unary.yaml:439) ----
-export const sigmoid_out = defineOp("aten::sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:439");
-registerKernel(sigmoid_out, "CPU", (ks, self, out) => native.sigmoid_out(self, out, "out"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/sigmoid.ts:32");
-registerKernel(sigmoid_out, "Meta", (ks, self, out) => native.sigmoid_out(self, out, "out"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:439", "engine/generated/sigmoid.ts:33");
+// ---- sigmoid.out (engine/ops/native_functions/unary.yaml:526) ----
+export const sigmoid_out = defineOp("aten::sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:526");
+registerKernel(sigmoid_out, "CPU", (ks, self, out) => native.sigmoid_out(self, out, "out"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:526", "engine/generated/sigmoid.ts:32");
+registerKernel(sigmoid_out, "Meta", (ks, self, out) => native.sigmoid_out(self, out, "out"), "native.sigmoid_out", "engine/ops/native_functions/unary.yaml:526", "engine/generated/sigmoid.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(sigmoid_out, "ADInplaceOrView", (ks, self, out) => {
   const result = sigmoid_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:439", "engine/generated/sigmoid.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:526", "engine/generated/sigmoid.ts:35");
 
 // torch.sigmoid: sigmoid / sigmoid.out
 const sigmoid_parser = new PythonArgParser(["sigmoid(Tensor input, *, Tensor? out=None)"]);

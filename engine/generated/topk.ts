@@ -9,23 +9,23 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- topk.values (engine/ops/native_functions/reduce3.yaml:271) ----
-export const topk_values = defineOp("aten::topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", "engine/ops/native_functions/reduce3.yaml:271");
-registerKernel(topk_values, "CPU", (ks, self, k, dim, largest, sorted, values, indices) => native.topk_out_cpu(self, k, dim, largest, sorted, values, indices, "out"), "native.topk_out_cpu", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/topk.ts:14");
-registerKernel(topk_values, "Meta", (ks, self, k, dim, largest, sorted, values, indices) => native.topk_out_cpu(self, k, dim, largest, sorted, values, indices, "out"), "native.topk_out_cpu", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/topk.ts:15");
+// ---- topk.values (engine/ops/native_functions/reduce3.yaml:281) ----
+export const topk_values = defineOp("aten::topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)", "engine/ops/native_functions/reduce3.yaml:281");
+registerKernel(topk_values, "CPU", (ks, self, k, dim, largest, sorted, values, indices) => native.topk_out_cpu(self, k, dim, largest, sorted, values, indices, "out"), "native.topk_out_cpu", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/topk.ts:14");
+registerKernel(topk_values, "Meta", (ks, self, k, dim, largest, sorted, values, indices) => native.topk_out_cpu(self, k, dim, largest, sorted, values, indices, "out"), "native.topk_out_cpu", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/topk.ts:15");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(topk_values, "ADInplaceOrView", (ks, self, k, dim, largest, sorted, values, indices) => {
   const result = topk_values.redispatch(ks.and(after_ADInplaceOrView_keyset), self, k, dim, largest, sorted, values, indices);
   increment_version(values);
   increment_version(indices);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/topk.ts:17");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/topk.ts:17");
 
-// ---- topk (engine/ops/native_functions/reduce3.yaml:276) ----
-export const topk_default = defineOp("aten::topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", "engine/ops/native_functions/reduce3.yaml:276");
-registerKernel(topk_default, "CPU", (ks, self, k, dim, largest, sorted) => native.topk_out_cpu(self, k, dim, largest, sorted, null, null, "functional"), "native.topk_out_cpu", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/topk.ts:26"); // (structured_delegate: topk.values)
-registerKernel(topk_default, "Meta", (ks, self, k, dim, largest, sorted) => native.topk_out_cpu(self, k, dim, largest, sorted, null, null, "functional"), "native.topk_out_cpu", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/topk.ts:27"); // (structured_delegate: topk.values)
-registerKernel(topk_default, "CompositeExplicitAutogradNonFunctional", (ks, self, k, dim, largest, sorted) => native.topk_out_cpu(self, k, dim, largest, sorted, null, null, "functional"), "native.topk_out_cpu", "engine/ops/native_functions/reduce3.yaml:271", "engine/generated/topk.ts:28"); // (structured_delegate: topk.values)
+// ---- topk (engine/ops/native_functions/reduce3.yaml:286) ----
+export const topk_default = defineOp("aten::topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", "engine/ops/native_functions/reduce3.yaml:286");
+registerKernel(topk_default, "CPU", (ks, self, k, dim, largest, sorted) => native.topk_out_cpu(self, k, dim, largest, sorted, null, null, "functional"), "native.topk_out_cpu", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/topk.ts:26"); // (structured_delegate: topk.values)
+registerKernel(topk_default, "Meta", (ks, self, k, dim, largest, sorted) => native.topk_out_cpu(self, k, dim, largest, sorted, null, null, "functional"), "native.topk_out_cpu", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/topk.ts:27"); // (structured_delegate: topk.values)
+registerKernel(topk_default, "CompositeExplicitAutogradNonFunctional", (ks, self, k, dim, largest, sorted) => native.topk_out_cpu(self, k, dim, largest, sorted, null, null, "functional"), "native.topk_out_cpu", "engine/ops/native_functions/reduce3.yaml:281", "engine/generated/topk.ts:28"); // (structured_delegate: topk.values)
 
 // torch.topk: topk / topk.values
 const topk_parser = new PythonArgParser(["topk(Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[] out=None)"]);

@@ -23,6 +23,7 @@ export { hardsigmoid_ } from "./hardsigmoid.js";
 export { hardswish } from "./hardswish.js";
 export { hardswish_ } from "./hardswish.js";
 export { log_sigmoid } from "./log_sigmoid.js";
+export { glu } from "./glu.js";
 export { _scaled_dot_product_attention } from "./_scaled_dot_product_attention.js";
 export { thnn_conv2d } from "./thnn_conv2d.js";
 export { slow_conv_dilated2d } from "./slow_conv_dilated2d.js";

@@ -9,34 +9,34 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- trunc (engine/ops/native_functions/unary.yaml:559) ----
-export const trunc_default = defineOp("aten::trunc(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:559");
-registerKernel(trunc_default, "CPU", (ks, self) => native.trunc_out(self, null, "functional"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/trunc.ts:14"); // (structured_delegate: trunc.out)
-registerKernel(trunc_default, "Meta", (ks, self) => native.trunc_out(self, null, "functional"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/trunc.ts:15"); // (structured_delegate: trunc.out)
-registerKernel(trunc_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.trunc_out(self, null, "functional"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/trunc.ts:16"); // (structured_delegate: trunc.out)
+// ---- trunc (engine/ops/native_functions/unary.yaml:646) ----
+export const trunc_default = defineOp("aten::trunc(Tensor self) -> Tensor", "engine/ops/native_functions/unary.yaml:646");
+registerKernel(trunc_default, "CPU", (ks, self) => native.trunc_out(self, null, "functional"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:654", "engine/generated/trunc.ts:14"); // (structured_delegate: trunc.out)
+registerKernel(trunc_default, "Meta", (ks, self) => native.trunc_out(self, null, "functional"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:654", "engine/generated/trunc.ts:15"); // (structured_delegate: trunc.out)
+registerKernel(trunc_default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.trunc_out(self, null, "functional"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:654", "engine/generated/trunc.ts:16"); // (structured_delegate: trunc.out)
 
-// ---- trunc_ (engine/ops/native_functions/unary.yaml:563) ----
-export const trunc__default = defineOp("aten::trunc_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:563");
-registerKernel(trunc__default, "CPU", (ks, self) => native.trunc_out(self, null, "inplace"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/trunc.ts:20"); // (structured_delegate: trunc.out)
-registerKernel(trunc__default, "Meta", (ks, self) => native.trunc_out(self, null, "inplace"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/trunc.ts:21"); // (structured_delegate: trunc.out)
-registerKernel(trunc__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.trunc_out(self, null, "inplace"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/trunc.ts:22"); // (structured_delegate: trunc.out)
+// ---- trunc_ (engine/ops/native_functions/unary.yaml:650) ----
+export const trunc__default = defineOp("aten::trunc_(Tensor(a!) self) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:650");
+registerKernel(trunc__default, "CPU", (ks, self) => native.trunc_out(self, null, "inplace"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:654", "engine/generated/trunc.ts:20"); // (structured_delegate: trunc.out)
+registerKernel(trunc__default, "Meta", (ks, self) => native.trunc_out(self, null, "inplace"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:654", "engine/generated/trunc.ts:21"); // (structured_delegate: trunc.out)
+registerKernel(trunc__default, "CompositeExplicitAutogradNonFunctional", (ks, self) => native.trunc_out(self, null, "inplace"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:654", "engine/generated/trunc.ts:22"); // (structured_delegate: trunc.out)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(trunc__default, "ADInplaceOrView", (ks, self) => {
   const result = trunc__default.redispatch(ks.and(after_ADInplaceOrView_keyset), self);
   increment_version(self);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:563", "engine/generated/trunc.ts:24");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:650", "engine/generated/trunc.ts:24");
 
-// ---- trunc.out (engine/ops/native_functions/unary.yaml:567) ----
-export const trunc_out = defineOp("aten::trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:567");
-registerKernel(trunc_out, "CPU", (ks, self, out) => native.trunc_out(self, out, "out"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/trunc.ts:32");
-registerKernel(trunc_out, "Meta", (ks, self, out) => native.trunc_out(self, out, "out"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:567", "engine/generated/trunc.ts:33");
+// ---- trunc.out (engine/ops/native_functions/unary.yaml:654) ----
+export const trunc_out = defineOp("aten::trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", "engine/ops/native_functions/unary.yaml:654");
+registerKernel(trunc_out, "CPU", (ks, self, out) => native.trunc_out(self, out, "out"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:654", "engine/generated/trunc.ts:32");
+registerKernel(trunc_out, "Meta", (ks, self, out) => native.trunc_out(self, out, "out"), "native.trunc_out", "engine/ops/native_functions/unary.yaml:654", "engine/generated/trunc.ts:33");
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(trunc_out, "ADInplaceOrView", (ks, self, out) => {
   const result = trunc_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, out);
   increment_version(out);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:567", "engine/generated/trunc.ts:35");
+}, "ADInplaceOrView", "engine/ops/native_functions/unary.yaml:654", "engine/generated/trunc.ts:35");
 
 // torch.trunc: trunc / trunc.out
 const trunc_parser = new PythonArgParser(["trunc(Tensor input, *, Tensor? out=None)"]);

@@ -9,14 +9,14 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- unique_consecutive (engine/ops/native_functions/reduce3.yaml:176) ----
+// ---- unique_consecutive (engine/ops/native_functions/reduce3.yaml:186) ----
 // tags: dynamic_output_shape
-export const unique_consecutive_default = defineOp("aten::unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)", "engine/ops/native_functions/reduce3.yaml:176");
-registerKernel(unique_consecutive_default, "CPU", (ks, self, return_inverse, return_counts, dim) => native.unique_consecutive_cpu(self, return_inverse, return_counts, dim), "native.unique_consecutive_cpu", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/unique_consecutive.ts:15");
+export const unique_consecutive_default = defineOp("aten::unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)", "engine/ops/native_functions/reduce3.yaml:186");
+registerKernel(unique_consecutive_default, "CPU", (ks, self, return_inverse, return_counts, dim) => native.unique_consecutive_cpu(self, return_inverse, return_counts, dim), "native.unique_consecutive_cpu", "engine/ops/native_functions/reduce3.yaml:186", "engine/generated/unique_consecutive.ts:15");
 
-// ---- unique_consecutive.out (engine/ops/native_functions/reduce3.yaml:176) ----
-export const unique_consecutive_out = defineOp("aten::unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!))", "engine/ops/native_functions/reduce3.yaml:176");
-registerKernel(unique_consecutive_out, "CompositeExplicitAutograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => { const tmp = (unique_consecutive_default.call(self, return_inverse, return_counts, dim) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1]), native.autogen_copy_out(out2, tmp[2])]; }, "native.autogen_copy_out(unique_consecutive)", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/unique_consecutive.ts:19"); // (autogen: derived from unique_consecutive)
+// ---- unique_consecutive.out (engine/ops/native_functions/reduce3.yaml:186) ----
+export const unique_consecutive_out = defineOp("aten::unique_consecutive.out(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!))", "engine/ops/native_functions/reduce3.yaml:186");
+registerKernel(unique_consecutive_out, "CompositeExplicitAutograd", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => { const tmp = (unique_consecutive_default.call(self, return_inverse, return_counts, dim) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1]), native.autogen_copy_out(out2, tmp[2])]; }, "native.autogen_copy_out(unique_consecutive)", "engine/ops/native_functions/reduce3.yaml:186", "engine/generated/unique_consecutive.ts:19"); // (autogen: derived from unique_consecutive)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(unique_consecutive_out, "ADInplaceOrView", (ks, self, return_inverse, return_counts, dim, out0, out1, out2) => {
   const result = unique_consecutive_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, return_inverse, return_counts, dim, out0, out1, out2);
@@ -24,7 +24,7 @@ registerKernel(unique_consecutive_out, "ADInplaceOrView", (ks, self, return_inve
   increment_version(out1);
   increment_version(out2);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:176", "engine/generated/unique_consecutive.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:186", "engine/generated/unique_consecutive.ts:21");
 
 // torch.unique_consecutive: unique_consecutive
 const unique_consecutive_parser = new PythonArgParser(["unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int? dim=None)"]);

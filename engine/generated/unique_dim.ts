@@ -9,14 +9,14 @@ import type { dtype } from "../c10/ScalarType.js";
 import type { device } from "../c10/Device.js";
 import * as native from "../aten/native/index.js";
 
-// ---- unique_dim (engine/ops/native_functions/reduce3.yaml:169) ----
+// ---- unique_dim (engine/ops/native_functions/reduce3.yaml:179) ----
 // tags: dynamic_output_shape
-export const unique_dim_default = defineOp("aten::unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)", "engine/ops/native_functions/reduce3.yaml:169");
-registerKernel(unique_dim_default, "CPU", (ks, self, dim, sorted, return_inverse, return_counts) => native.unique_dim_cpu(self, dim, sorted, return_inverse, return_counts), "native.unique_dim_cpu", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/unique_dim.ts:15");
+export const unique_dim_default = defineOp("aten::unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)", "engine/ops/native_functions/reduce3.yaml:179");
+registerKernel(unique_dim_default, "CPU", (ks, self, dim, sorted, return_inverse, return_counts) => native.unique_dim_cpu(self, dim, sorted, return_inverse, return_counts), "native.unique_dim_cpu", "engine/ops/native_functions/reduce3.yaml:179", "engine/generated/unique_dim.ts:15");
 
-// ---- unique_dim.out (engine/ops/native_functions/reduce3.yaml:169) ----
-export const unique_dim_out = defineOp("aten::unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!))", "engine/ops/native_functions/reduce3.yaml:169");
-registerKernel(unique_dim_out, "CompositeExplicitAutograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => { const tmp = (unique_dim_default.call(self, dim, sorted, return_inverse, return_counts) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1]), native.autogen_copy_out(out2, tmp[2])]; }, "native.autogen_copy_out(unique_dim)", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/unique_dim.ts:19"); // (autogen: derived from unique_dim)
+// ---- unique_dim.out (engine/ops/native_functions/reduce3.yaml:179) ----
+export const unique_dim_out = defineOp("aten::unique_dim.out(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2) -> (Tensor(a!), Tensor(b!), Tensor(c!))", "engine/ops/native_functions/reduce3.yaml:179");
+registerKernel(unique_dim_out, "CompositeExplicitAutograd", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => { const tmp = (unique_dim_default.call(self, dim, sorted, return_inverse, return_counts) as any); return [native.autogen_copy_out(out0, tmp[0]), native.autogen_copy_out(out1, tmp[1]), native.autogen_copy_out(out2, tmp[2])]; }, "native.autogen_copy_out(unique_dim)", "engine/ops/native_functions/reduce3.yaml:179", "engine/generated/unique_dim.ts:19"); // (autogen: derived from unique_dim)
 // ADInplaceOrView: run the op below this key, then bump the version of what it wrote (ADInplaceOrViewType.cpp)
 registerKernel(unique_dim_out, "ADInplaceOrView", (ks, self, dim, sorted, return_inverse, return_counts, out0, out1, out2) => {
   const result = unique_dim_out.redispatch(ks.and(after_ADInplaceOrView_keyset), self, dim, sorted, return_inverse, return_counts, out0, out1, out2);
@@ -24,7 +24,7 @@ registerKernel(unique_dim_out, "ADInplaceOrView", (ks, self, dim, sorted, return
   increment_version(out1);
   increment_version(out2);
   return result;
-}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:169", "engine/generated/unique_dim.ts:21");
+}, "ADInplaceOrView", "engine/ops/native_functions/reduce3.yaml:179", "engine/generated/unique_dim.ts:21");
 
 // torch.unique_dim: unique_dim
 const unique_dim_parser = new PythonArgParser(["unique_dim(Tensor input, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False)"]);

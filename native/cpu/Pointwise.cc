@@ -134,6 +134,7 @@ int arity(int op) {
   if (op >= kLeakyReluBackward && op <= kMishBackward) return 3;
   if (op >= kLogicalAnd && op <= kBitwiseXor) return 3;
   if (op >= kLogicalAndMixed && op <= kLogicalXorMixed) return 3;
+  if (op == kGlu) return 3;
   return 2;
 }
 

@@ -20,6 +20,10 @@
 //     on the sort keys, then the tied key's k-th by position; all of a contiguous self: a radix select.
 //   mode_lanes(dtype, meta, values, indices, self) -> bool
 //     TensorCompareKernel.cpp's mode: std::sort of (value, index) pairs by value, the longest run.
+//   kthvalue_lanes(dtype, k, meta, values, indices, self) -> bool
+//     Sorting.cpp's kthvalue: each lane's (value, index) copies partially ordered by SortingUtils.h's
+//     quick_select_template (median-of-three Hoare partitions, NaN largest), the k-th slot read, so a
+//     tied k-th value's index is PyTorch's (Kthvalue.ts quickSelect, move for move).
 //
 // meta (Lanes.h) = [ndim, self's sizes..., dim, then values, indices, self: offset, strides...] in elements;
 // values and indices have self's sizes except k along dim for topk (1 for median and mode). dtypes: uint8,
@@ -511,6 +515,89 @@ Napi::Value TopkLanes(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, true);
 }
 
+// ---- kthvalue: quick_select_template ----
+
+// x > y with NaN above everything (half and bfloat16 compared as floats)
+template <typename T>
+inline bool gt_or_nan(T x, T y) {
+  if constexpr (std::is_same_v<T, half_t> || std::is_same_v<T, bf16_t>) {
+    return gt_or_nan(x.to_float(), y.to_float());
+  } else {
+    return (x != x && !(y != y)) || x > y;
+  }
+}
+
+template <typename T>
+void quick_select(T* arr, int64_t* idx, int64_t n, int64_t k) {
+  auto swap = [&](int64_t i, int64_t j) {
+    std::swap(arr[i], arr[j]);
+    std::swap(idx[i], idx[j]);
+  };
+  int64_t L = 0, R = n - 1;
+  for (;;) {
+    if (R <= L) return;
+    if (R == L + 1) {
+      if (gt_or_nan(arr[L], arr[R])) swap(L, R);
+      return;
+    }
+    const int64_t P = L + (R - L) / 2;  // median of three: arr[L] <= arr[L + 1] <= arr[R], arr[L] the pivot
+    swap(P, L + 1);
+    if (gt_or_nan(arr[L + 1], arr[R])) swap(L + 1, R);
+    if (gt_or_nan(arr[L], arr[R])) swap(L, R);
+    if (gt_or_nan(arr[L + 1], arr[L])) swap(L + 1, L);
+    int64_t i = L + 1, j = R;
+    const T piv = arr[L];
+    for (;;) {
+      do ++i; while (gt_or_nan(piv, arr[i]));
+      do --j; while (gt_or_nan(arr[j], piv));
+      if (j < i) break;
+      swap(i, j);
+    }
+    swap(L, j);
+    if (j <= k) L = i;
+    if (j >= k) R = j - 1;
+  }
+}
+
+template <typename T>
+void kthvalue_lanes_typed(const Lanes& l, int64_t k, T* values, int64_t* indices, const T* self) {
+  const int64_t n = l.n(), ss = l.strides[2][l.dim];
+  const int64_t grain = std::max<int64_t>(1, GRAIN_SIZE / std::max<int64_t>(n, 1));
+  parallel_for(0, l.count, grain, [&](int64_t b, int64_t e) {
+    std::vector<T> arr(static_cast<size_t>(n));
+    std::vector<int64_t> idx(static_cast<size_t>(n));
+    for (int64_t lane = b; lane < e; ++lane) {
+      const T* x = self + l.base(2, lane);
+      for (int64_t i = 0; i < n; ++i) {
+        arr[i] = x[i * ss];
+        idx[i] = i;
+      }
+      quick_select(arr.data(), idx.data(), n, k - 1);
+      values[l.base(0, lane)] = arr[k - 1];
+      indices[l.base(1, lane)] = idx[k - 1];
+    }
+  });
+}
+
+// kthvalue_lanes(dtype, k, meta, values, indices, self): values and indices have 1 element along dim
+Napi::Value KthvalueLanes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Typed m, v, ix, x;
+  if (info.Length() < 6 || !arrays(info, 2, m, v, ix, x)) return Napi::Boolean::New(env, false);
+  const int dtype = info[0].As<Napi::Number>().Int32Value();
+  const int64_t k = static_cast<int64_t>(info[1].As<Napi::Number>().DoubleValue());
+  Lanes l;
+  if (!read_lanes(m, 3, l) || k < 1 || k > l.n()) return Napi::Boolean::New(env, false);
+  if (!lanes_inside(l, 0, 1, v.length) || !lanes_inside(l, 1, 1, ix.length) || !lanes_inside(l, 2, l.n(), x.length)) return Napi::Boolean::New(env, false);
+  if (dtype == kBool || dtype == kHalf) return Napi::Boolean::New(env, false);  // refused by the op
+  int64_t* indices = reinterpret_cast<int64_t*>(ix.data);
+  const bool ok = with_element_type(dtype, true, [&](auto t) {
+    using T = decltype(t);
+    kthvalue_lanes_typed<T>(l, k, reinterpret_cast<T*>(v.data), indices, reinterpret_cast<const T*>(x.data));
+  });
+  return Napi::Boolean::New(env, ok);
+}
+
 // median_lanes(dtype, ignoreNan, meta, values, indices, self): values and indices have 1 element along dim
 Napi::Value MedianLanes(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -572,6 +659,7 @@ void InitSorting(Napi::Env env, Napi::Object exports) {
   exports.Set("median_lanes", Napi::Function::New(env, MedianLanes));
   exports.Set("median_all", Napi::Function::New(env, MedianAll));
   exports.Set("mode_lanes", Napi::Function::New(env, ModeLanes));
+  exports.Set("kthvalue_lanes", Napi::Function::New(env, KthvalueLanes));
 }
 
 }  // namespace glasstorch

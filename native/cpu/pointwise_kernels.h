@@ -58,6 +58,10 @@ enum Op : int {
   kErfc, kErfinv, kLogit,
   // (out, a, b): logical ops on operands of different dtypes, out bool; s[0], s[1]: a's and b's dtype codes
   kLogicalAndMixed, kLogicalOrMixed, kLogicalXorMixed,
+  // (out, a): pointwise_gamma.inc
+  kAsinh, kAcosh, kAtanh, kLgamma, kDigamma, kTrigamma,
+  // (out, a, b): glu's a * sigmoid(b) over the two halves (pointwise_activation.inc)
+  kGlu,
   kNumOps
 };
 

@@ -9,6 +9,7 @@ import type { dtype } from "../../c10/ScalarType.js";
 import * as T from "../../generated/torch_functions.js";
 import * as nn from "../../generated/torch_nn_functions.js";
 import { signature, warn } from "./_args.js";
+import { RuntimeError } from "../../c10/Errors.js";
 
 type Opts<K extends string, V = unknown> = Partial<Record<K, V>>;
 const sig = signature;
@@ -125,6 +126,15 @@ export const softmin = softmaxLike("softmin", true, "softmax");
 
 /** logsigmoid is torch._C._nn.log_sigmoid itself. */
 export const logsigmoid = nn.log_sigmoid;
+
+/** glu: a 0-d input is refused here, before torch._C._nn.glu (whose own check says the same). */
+const pGlu = sig("glu(Tensor input, int dim=-1)");
+export function glu(input: Tensor, dim?: number): Tensor;
+export function glu(...args: unknown[]): Tensor {
+  const [input, dim] = pGlu(args);
+  if (input.dim() === 0) throw new RuntimeError("glu does not support scalars because halving size must be even");
+  return nn.glu(input, dim);
+}
 
 /**
  * softsign: input / (input.abs() + 1). The two temporaries die with the op (end_composite), as PyTorch's

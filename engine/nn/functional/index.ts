@@ -8,7 +8,7 @@ export * from "./distance.js";
 export {
   threshold, threshold_, relu, relu_, relu6, hardtanh, hardtanh_, elu, elu_, selu, celu, leaky_relu, leaky_relu_, gelu, softplus,
   silu, mish, hardsigmoid, hardswish, softmax, log_softmax, softmin, _get_softmax_dim, logsigmoid, softsign, tanhshrink, sigmoid, tanh,
-  prelu,
+  prelu, glu,
 } from "./activation.js";
 export { dropout, dropout1d, dropout2d, dropout3d, alpha_dropout, feature_alpha_dropout } from "./dropout.js";
 export {

@@ -275,3 +275,22 @@ export const log_sigmoid_backward_stub = stub("log_sigmoid_backward_stub", (iter
     bigint: () => { throw new Error("log_sigmoid_backward_cpu: no int64 path"); },
   });
 });
+
+// ---- glu (aten/src/ATen/native/cpu/Activation.cpp glu_kernel, glu_backward_kernel) ----
+
+/** glu over (first half a, second half b): a * (1 / (1 + exp(-b))), each step in the opmath type. */
+export const glu_stub = stub("glu_stub", (iter: TensorIterator) =>
+  floatKernel2("glu_cpu", FLOATING_TYPES_AND_BFLOAT16, iter, (r) => (a, b) => r(a * r(1 / r(1 + r(Math.exp(-b)))))));
+
+/** glu_backward over (sigmoid(b) a, first half b, grad_output c): (1 - a) * a * b * c, left to right. */
+export const glu_backward_stub = stub("glu_backward_stub", (iter: TensorIterator) => {
+  const t = iter.commonDtype.scalarType;
+  AT_DISPATCH("glu_backward_cpu", t, FLOATING_TYPES_AND_BFLOAT16);
+  const r = stepOf(t);
+  cpu_kernel_nary(iter, t, {
+    number: (a, b, c) => r(r(r(r(1 - a) * a) * b) * c),
+    bigint: () => {
+      throw new Error("glu_backward_cpu: no int64 path");
+    },
+  });
+});

@@ -15,3 +15,4 @@ export {
   gelu_backward_out_cpu, softplus_backward_out, silu_backward_out, hardswish_backward, mish_backward,
 } from "./ActivationBackward.js";
 export { prelu_cpu, prelu_backward_cpu } from "./PReLU.js";
+export { glu_out, glu_backward_cpu, glu_backward_cpu_out } from "./Glu.js";

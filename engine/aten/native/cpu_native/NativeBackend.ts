@@ -108,6 +108,8 @@ export interface NativeAddon {
   median_all(dtype: number, ignoreNan: boolean, self: ArrayBufferView, offset: number, n: number, result: ArrayBufferView, resultOffset: number): boolean;
   /** native/cpu/Sorting.cc: mode of each lane (values and indices: one element along dim). */
   mode_lanes(dtype: number, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
+  /** native/cpu/Sorting.cc: kthvalue of each lane by quick_select_template (values and indices: one element along dim). */
+  kthvalue_lanes(dtype: number, k: number, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
   /** native/cpu/Scan.cc: cummax (isMax) / cummin along meta's dim; meta operands: values, indices, self. */
   cum_extreme_lanes(dtype: number, isMax: boolean, meta: Float64Array, values: ArrayBufferView, indices: ArrayBufferView, self: ArrayBufferView): boolean;
   /** native/cpu/Scan.cc: logcumsumexp along meta's dim; meta operands: result, self. */

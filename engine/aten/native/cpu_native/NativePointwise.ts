@@ -13,7 +13,9 @@
 //     gelu_backward, silu_backward, floor, ceil, trunc, round, frac (exact), log1p, expm1, log2, log10,
 //     exp2, sinh, cosh (double polynomials, vectorized), tan (glibc), asin, acos, atan (FDLIBM, as V8's
 //     Math functions, vectorized; float32 in float, within 1 ulp), erf/erfc (float32: FDLIBM, vectorized; float64: glibc), erfinv
-//     (calc_erfinv; float32 branch-free, vectorized), logit (eps; float32: log in float, within 1 ulp): float32, float64
+//     (calc_erfinv; float32 branch-free, vectorized), logit (eps; float32: log in float, within 1 ulp), asinh/acosh/atanh
+//     (float32: double formulas on log_d, vectorized; float64: glibc), lgamma (glibc's lgamma_r), digamma, trigamma
+//     (Math.h's), glu (a * sigmoid(b) over the halves): float32, float64
 //     (and bfloat16/float16 in float where the TS kernel takes them); sign: every dtype; mse_loss's
 //     (a - b)^2: float32, float64
 //   remainder, fmod, div 'trunc' / 'floor', pow(Tensor, Tensor): the integer dtypes (a zero divisor
@@ -63,6 +65,7 @@ import {
   floor_stub, ceil_stub, trunc_stub, round_stub, frac_stub, sign_stub, log1p_stub, expm1_stub, log2_stub, log10_stub, exp2_stub,
   sinh_stub, cosh_stub, tan_stub, asin_stub, acos_stub, atan_stub, logical_not_stub, bitwise_not_stub, nan_to_num_stub,
   nanToNumReplacements, erfc_stub, erfinv_stub, logit_stub,
+  asinh_stub, acosh_stub, atanh_stub, lgamma_stub, digamma_stub, trigamma_stub,
 } from "../unary/UnaryOpsKernel.js";
 import {
   clamp_scalar_stub, clamp_min_scalar_stub, clamp_max_scalar_stub, maximum_stub as clamp_maximum_stub, minimum_stub as clamp_minimum_stub,
@@ -70,7 +73,7 @@ import {
 import { scalar_to } from "../unary/ScalarConvert.js";
 import {
   silu_stub, GeluKernel, threshold_stub, GeluBackwardKernel, silu_backward_stub, leaky_relu_stub, elu_stub, softplus_stub, mish_stub,
-  hardsigmoid_stub, hardswish_stub, leaky_relu_backward_stub, hardtanh_backward_stub, hardsigmoid_backward_stub, elu_backward_stub,
+  hardsigmoid_stub, hardswish_stub, glu_stub, leaky_relu_backward_stub, hardtanh_backward_stub, hardsigmoid_backward_stub, elu_backward_stub,
   softplus_backward_stub, hardswish_backward_stub, mish_backward_stub, coef, stepOf,
 } from "../activation/ActivationKernel.js";
 import { copy_stub } from "../shape/CopyKernel.js";
@@ -99,6 +102,7 @@ export const PwOp = {
   leakyReluBackward: 78, hardtanhBackward: 79, hardsigmoidBackward: 80, eluBackward: 81, softplusBackward: 82, hardswishBackward: 83, mishBackward: 84,
   logicalAnd: 85, logicalOr: 86, logicalXor: 87, bitwiseAnd: 88, bitwiseOr: 89, bitwiseXor: 90, logicalNot: 91, bitwiseNot: 92,
   nanToNum: 93, erfc: 94, erfinv: 95, logit: 96, logicalAndMixed: 97, logicalOrMixed: 98, logicalXorMixed: 99,
+  asinh: 100, acosh: 101, atanh: 102, lgamma: 103, digamma: 104, trigamma: 105, glu: 106,
 } as const;
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -189,6 +193,7 @@ function arityOf(op: number): number {
   if (op >= PwOp.leakyReluBackward && op <= PwOp.mishBackward) return 2;
   if (op >= PwOp.logicalAnd && op <= PwOp.bitwiseXor) return 2;
   if (op >= PwOp.logicalAndMixed && op <= PwOp.logicalXorMixed) return 2;
+  if (op === PwOp.glu) return 2;
   return 1;
 }
 
@@ -327,6 +332,13 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   atan_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.atan));
   erfc_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.erfc));
   erfinv_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.erfinv));
+  // pointwise_gamma.inc: the inverse hyperbolic functions, lgamma (glibc's), digamma and trigamma (Math.h's)
+  asinh_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.asinh));
+  acosh_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.acosh));
+  atanh_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.atanh));
+  lgamma_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.lgamma));
+  digamma_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.digamma));
+  trigamma_stub.register("native", within(FLOATING_TYPES_AND_BFLOAT16, PwOp.trigamma));
   // logit: eps as the TS kernel reads it (a NaN or negative eps, and None as -1, clamp nothing)
   logit_stub.register("native", (iter, eps) => {
     const e = Number(eps);
@@ -384,6 +396,7 @@ export function registerPointwiseKernels(addon: NativeAddon): void {
   mish_stub.register("native", within(MISH, PwOp.mish));
   hardsigmoid_stub.register("native", within(ACT, PwOp.hardsigmoid));
   hardswish_stub.register("native", within(ACT, PwOp.hardswish));
+  glu_stub.register("native", within(ACT, PwOp.glu));
   leaky_relu_backward_stub.register("native", activation(ACT, PwOp.leakyReluBackward, (t, slope: Scalar) => scalars(coef(slope, t))));
   hardtanh_backward_stub.register("native", activation(MISH, PwOp.hardtanhBackward, (t, min: Scalar, max: Scalar) => scalars(coef(min, t), coef(max, t))));
   hardsigmoid_backward_stub.register("native", within(ACT, PwOp.hardsigmoidBackward));

@@ -23,6 +23,7 @@ import { unique_stub, type UniqueResult } from "../reduce3/Unique.js";
 import { emptyLike } from "../reduce3/common.js";
 import { median_stub, median_all_stub } from "../reduce3/Median.js";
 import { mode_stub } from "../reduce3/Mode.js";
+import { kthvalue_stub } from "../reduce3/Kthvalue.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -74,7 +75,7 @@ export function registerSortingKernels(addon: NativeAddon): void {
 const MEDIAN = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double, BFloat16]);
 const MODE = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16]);
 
-/** median / nanmedian (all elements of a contiguous self, and along a dim) and mode along a dim (Sorting.cc). */
+/** median / nanmedian (all elements of a contiguous self, and along a dim), kthvalue and mode along a dim (Sorting.cc). */
 export function registerOrderStatisticKernels(addon: NativeAddon): void {
   if (typeof addon.median_lanes !== "function") return;
   median_stub.register("native", (values: Tensor, indices: Tensor, self: Tensor, d: number, ignoreNan: boolean) => {
@@ -88,6 +89,14 @@ export function registerOrderStatisticKernels(addon: NativeAddon): void {
     if (!MEDIAN.has(t) || !x.is_contiguous() || x.numel() < nativeSizePolicy.minNumel || r.dtype.scalarType !== t) return false;
     return addon.median_all(t, ignoreNan, typedView(x.storage, x.dtype), x.storage_offset(), x.numel(), typedView(r.storage, r.dtype), r.storage_offset());
   });
+  // kthvalue: quick_select_template per lane (values and indices with self's rank, one element along d)
+  if (typeof addon.kthvalue_lanes === "function") {
+    kthvalue_stub.register("native", (values: Tensor, indices: Tensor, self: Tensor, k: number, d: number) => {
+      const x = self._impl, v = values._impl, i = indices._impl, t = x.dtype.scalarType;
+      if (!MEDIAN.has(t) || x.numel() < nativeSizePolicy.minNumel || v.dtype.scalarType !== t || i.dtype.scalarType !== Long) return false;
+      return addon.kthvalue_lanes(t, k, laneMeta(x, d, [v, i, x]), typedView(v.storage, v.dtype), typedView(i.storage, i.dtype), typedView(x.storage, x.dtype));
+    });
+  }
   mode_stub.register("native", (values: Tensor, indices: Tensor, self: Tensor, d: number) => {
     const x = self._impl, v = values._impl, i = indices._impl, t = x.dtype.scalarType, nd = x.dim();
     if (nd === 0 || !MODE.has(t) || x.numel() < nativeSizePolicy.minNumel || v.dtype.scalarType !== t || i.dtype.scalarType !== Long) return false;

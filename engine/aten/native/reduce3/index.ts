@@ -12,8 +12,10 @@ export { logsumexp, logsumexp_out } from "./LogSumExp.js";
 export { pairwise_distance, cosine_similarity } from "./Distance.js";
 export { median_cpu, nanmedian_cpu, median, nanmedian, median_out_cpu, nanmedian_out_cpu } from "./Median.js";
 export { mode, mode_out } from "./Mode.js";
+export { kthvalue, kthvalue_out_cpu } from "./Kthvalue.js";
 export { topk_out_cpu } from "./TopK.js";
 export { msort, msort_out } from "./MSort.js";
+export { diff, diff_out } from "./Diff.js";
 export { _bincount_cpu, histogram_histc_cpu, histogram_histc_cpu_out } from "./Counting.js";
 export { _unique2_cpu, _unique_cpu, unique_dim_cpu, unique_dim_consecutive_cpu, unique_consecutive_cpu } from "./Unique.js";
 export {

@@ -8,6 +8,7 @@ import type { Tensor } from "../../core/Tensor.js";
 import { abs_out } from "../../../generated/abs.js";
 import { logical_not_out } from "../../../generated/logical_not.js";
 import { nan_to_num_out } from "../../../generated/nan_to_num.js";
+import { polygamma_out } from "../../../generated/polygamma.js";
 import { below_ADInplaceOrView } from "./Nested.js";
 import { preserve_format_strides } from "../OutputLayout.js";
 
@@ -40,4 +41,9 @@ export function nan_to_num(self: Tensor, nan: number | null, posinf: number | nu
 
 export function nan_to_num_(self: Tensor, nan: number | null, posinf: number | null, neginf: number | null): Tensor {
   return below_ADInplaceOrView(() => nan_to_num_out.call(self, nan, posinf, neginf, self) as Tensor);
+}
+
+/** polygamma_: at::polygamma_out(self, n, self). */
+export function polygamma_(self: Tensor, n: number): Tensor {
+  return below_ADInplaceOrView(() => polygamma_out.call(n, self, self) as Tensor);
 }

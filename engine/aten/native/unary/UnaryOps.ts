@@ -46,6 +46,19 @@ export const sigmoid_out = floatOp(K.sigmoid_stub);
 export const erf_out = floatOp(K.erf_stub);
 export const erfc_out = floatOp(K.erfc_stub);
 export const erfinv_out = floatOp(K.erfinv_stub);
+export const asinh_out = floatOp(K.asinh_stub);
+export const acosh_out = floatOp(K.acosh_stub);
+export const atanh_out = floatOp(K.atanh_stub);
+export const lgamma_out = floatOp(K.lgamma_stub);
+export const digamma_out = floatOp(K.digamma_stub);
+
+/** polygamma.out: TORCH_META_FUNC(polygamma) checks n, then the float unary iterator. */
+export function polygamma_out(n: number, self: Tensor, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
+  if (n < 0) throw new RuntimeError("polygamma(n, x) does not support negative n.");
+  const iter = build_unary({ config: "unary_float_op", inputs: [self], out, mode });
+  if (hasData(iter)) K.polygamma_stub.call(iter.output.device.type, iter, n);
+  return iter.output;
+}
 
 /** CREATE_UNARY_META_FUNC: the result keeps self's dtype. */
 const sameDtypeOp = (stub: Stub) => (self: Tensor, out: Tensor | null, mode: StructuredMode = "out") => run("unary_op", stub, self, out, mode);

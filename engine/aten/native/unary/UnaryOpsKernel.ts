@@ -19,6 +19,7 @@ import { DispatchStub } from "../DispatchStub.js";
 import type { TensorIterator } from "../TensorIterator.js";
 import { AT_DISPATCH, ALL_TYPES_AND_BOOL, ALL_TYPES_AND_HALF, FLOATING_TYPES_AND_BFLOAT16, FLOATING_TYPES_AND_HALF, INTEGRAL_TYPES } from "./Dispatch.js";
 import { calc_erfinv, erf, erfc, nearbyint } from "./UnaryMath.js";
+import { calc_digamma, calc_polygamma, calc_trigamma, lgamma } from "./GammaMath.js";
 
 const REF = "aten/src/ATen/native/cpu/UnaryOpsKernel.cpp";
 type Fn = (x: number) => number;
@@ -101,6 +102,30 @@ export const atan_stub = vmlStub("atan", Math.atan);
 export const tanh_stub = vmlStub("tanh", Math.tanh);
 export const sinh_stub = floatStub("sinh_stub", "sinh_cpu", FLOATING_TYPES_AND_BFLOAT16, Math.sinh);
 export const cosh_stub = floatStub("cosh_stub", "cosh_cpu", FLOATING_TYPES_AND_BFLOAT16, Math.cosh);
+
+/** The inverse hyperbolic functions: std::asinh etc. of scalar_t (float32 and bfloat16 through float). */
+export const asinh_stub = floatStub("asinh_stub", "asinh_cpu", FLOATING_TYPES_AND_BFLOAT16, Math.asinh);
+export const acosh_stub = floatStub("acosh_stub", "acosh_cpu", FLOATING_TYPES_AND_BFLOAT16, Math.acosh);
+export const atanh_stub = floatStub("atanh_stub", "atanh_cpu", FLOATING_TYPES_AND_BFLOAT16, Math.atanh);
+
+// ---- the gamma family (GammaMath.ts) ----
+
+/** lgamma (PyTorch's AVX2 build: SLEEF's lgamma u10, within an ulp); float32 is the double result rounded once. */
+export const lgamma_stub = vmlStub("lgamma", lgamma);
+/** calc_digamma: float32 and bfloat16 run Math.h's float overload, step for step. */
+export const digamma_stub = floatStub("digamma_stub", "digamma", FLOATING_TYPES_AND_BFLOAT16, (x) => calc_digamma(x), (x) => calc_digamma(x, fround));
+export const trigamma_stub = floatStub("trigamma_stub", "trigamma", FLOATING_TYPES_AND_BFLOAT16, (x) => calc_trigamma(x), (x) => calc_trigamma(x, fround));
+/** polygamma_kernel: n = 0 is digamma, n = 1 trigamma, larger n calc_polygamma. */
+export const polygamma_stub = new DispatchStub<(iter: TensorIterator, n: number) => void>("polygamma_stub", REF);
+polygamma_stub.register("ts", (iter, n) => {
+  if (n === 0) return digamma_stub.call(iter.output.device.type, iter);
+  if (n === 1) return trigamma_stub.call(iter.output.device.type, iter);
+  const t = iter.commonDtype.scalarType;
+  AT_DISPATCH("polygamma", t, FLOATING_TYPES_AND_BFLOAT16);
+  // zeta accumulates in at::acc_type: double for float32, float for bfloat16
+  const acc = t === ScalarType.BFloat16 ? fround : identity;
+  cpu_kernel_unary(iter, { number: t === ScalarType.Double ? (x) => calc_polygamma(n, x) : (x) => calc_polygamma(n, x, fround, acc) });
+});
 
 // ---- sigmoid, logit ----
 
