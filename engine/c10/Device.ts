@@ -73,8 +73,17 @@ function parseDeviceString(s: string): { type: DeviceType; index: number | null 
   return { type: typeName as DeviceType, index: Number(m[2]) };
 }
 
+/** Devices by the strings that named them: a device is immutable, and factories name "cpu" on every call. */
+const parsedDevices = new Map<string, device>();
+
 export function toDevice(d: DeviceLike): device {
-  return d instanceof device ? d : new device(d);
+  if (d instanceof device) return d;
+  let parsed = parsedDevices.get(d);
+  if (parsed === undefined) {
+    parsed = new device(d);
+    if (parsedDevices.size < 64) parsedDevices.set(d, parsed);
+  }
+  return parsed;
 }
 
 export const cpu = new device("cpu");

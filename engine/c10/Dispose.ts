@@ -45,7 +45,8 @@ export function name_disposed_use(err: unknown, opName: string): void {
   }
 }
 
-const noMemory: Allocator = { allocate: () => ({ buffer: null, address: 0 }) };
+const NO_DATA = Object.freeze({ buffer: null, address: 0 });
+const noMemory: Allocator = { allocate: () => NO_DATA };
 
 /**
  * A disposed handle's storage: the old one's size, address and device, no bytes; reading it throws. It
@@ -168,12 +169,7 @@ const DisposedImplPrototype: TensorImpl = Object.create(TensorImpl.prototype, {
  * throws) and gives up the old impl's share of its storage. The old impl stays intact for the engine's holders.
  */
 export function dispose_impl(impl: TensorImpl): TensorImpl {
-  const dead = Object.create(DisposedImplPrototype) as Record<string, unknown>;
-  const live = impl as unknown as Record<string, unknown>;
-  // every field but the key set (the sizes/strides arrays are never mutated in place: sharing is safe)
-  for (const key of Object.keys(live)) if (key !== "key_set") dead[key] = live[key];
-  dead.storage = new DisposedStorage(impl.storage);
-  dead.owns_storage = false;
+  const dead = impl._copy_onto(DisposedImplPrototype, new DisposedStorage(impl.storage));
   give_up(impl);
-  return dead as unknown as TensorImpl;
+  return dead;
 }

@@ -200,6 +200,17 @@ describe("a disposed handle", () => {
     expect(err?.name).toBe("RuntimeError");
     expect(err?.op).toBe("aten::neg");
   });
+  it("carries every field of the live impl but its key set (TensorImpl._copy_onto names them one by one)", () => {
+    const views = [torch.ones(3, 4, { requires_grad: true }), torch.arange(12).view(3, 4).t(), torch.tensor(2.5)];
+    for (const t of views) {
+      const live = t._impl as unknown as Record<string, unknown>;
+      t.dispose();
+      const dead = t._impl as unknown as Record<string, unknown>;
+      expect(Object.keys(dead).sort()).toEqual(Object.keys(live).filter((k) => k !== "key_set").sort());
+      for (const k of Object.keys(dead)) if (k !== "storage" && k !== "owns_storage") expect(dead[k]).toBe(live[k]);
+      expect(dead.owns_storage).toBe(false);
+    }
+  });
   it("backward() on a disposed root throws", () => {
     const x = torch.ones(3, { requires_grad: true });
     const y = x.mul(2).sum();
