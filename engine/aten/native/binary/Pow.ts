@@ -103,9 +103,10 @@ export function pow_Tensor_Tensor_out(self: Tensor, exponent: Tensor, out: Tenso
 }
 
 /**
- * pow.Tensor_Scalar_out: PyTorch builds a unary iterator over base.to(result_type(base, exp)).
- * Iterating over (base, wrapped exp) gives the same dtype and shape; the kernel reads only the base
- * and takes the exponent as a Scalar.
+ * pow.Tensor_Scalar_out: PyTorch builds a unary iterator over base.to(result_type(base, exp)). When
+ * the base already has that dtype (x ** 2 of a float tensor, torch.square) so does this one; otherwise
+ * iterating over (base, wrapped exp) gives the converted dtype and the shape without a converted
+ * copy. Either way the kernel reads only the base and takes the exponent as a Scalar.
  */
 export function pow_Tensor_Scalar_out(self: Tensor, exponent: Scalar | Tensor, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
   const exp = toScalar(exponent);
@@ -118,7 +119,7 @@ export function pow_Tensor_Scalar_out(self: Tensor, exponent: Scalar | Tensor, o
   if (where.out && where.out.dtype.scalarType !== common) {
     throw new RuntimeError(`Found dtype ${scalarTypeName(where.out.dtype.scalarType)} but expected ${scalarTypeName(common)}`);
   }
-  const iter = TensorIterator.binary_op(self, wrapScalar(exp), where);
+  const iter = self.dtype.scalarType === common ? TensorIterator.unary_op(self, where) : TensorIterator.binary_op(self, wrapScalar(exp), where);
   if (hasData(iter)) pow_tensor_scalar_stub.call(iter.output.device.type, iter, exp);
   return iter.output;
 }
