@@ -18,6 +18,44 @@ export interface DataPtr {
    * null until someone asks Storage.buffer() for the bytes: smallHeapDataPtr).
    */
   heap?: TypedView;
+  /**
+   * Where the data starts in its 4 KiB page (its colour, a multiple of 64), for the blocks whose start
+   * the allocator places (the native allocator's of COLOUR_MIN_BYTES and more); undefined for others.
+   */
+  colour?: number;
+}
+
+/** The smallest block whose colour the allocator places (native/cpu/Allocator.cc's kColourMin). */
+export const COLOUR_MIN_BYTES = 64 << 10;
+
+/**
+ * A colour for a block a kernel streams through together with blocks at the colours `taken`: midway
+ * along the widest gap between them on the 4 KiB circle. A core compares the low 12 bits of a load's
+ * address with those of the stores still in flight, and operands whose i-th elements share those bits
+ * (or lie a little apart) stall on each other: an in-cache add of 1e6 floats on two threads took 79 us
+ * with its operands' colours spread, 80-86 with two of them on one colour (bench scan, issue #8).
+ * Sorts `taken` in place.
+ */
+export function colour_away_from(taken: number[]): number {
+  if (taken.length === 0) return -1;
+  // sorted in place by insertion (the caller's scratch array: Array.prototype.sort's comparator and
+  // work arrays cost more than the whole choice, which runs for every pointwise result of 64 KiB or more)
+  const cs = taken;
+  for (let i = 1; i < cs.length; i++) {
+    const v = cs[i];
+    let j = i - 1;
+    for (; j >= 0 && cs[j] > v; j--) cs[j + 1] = cs[j];
+    cs[j + 1] = v;
+  }
+  let best = 0, at = 0;
+  for (let i = 0; i < cs.length; i++) {
+    const next = i + 1 < cs.length ? cs[i + 1] : cs[0] + 4096;
+    if (next - cs[i] > best) {
+      best = next - cs[i];
+      at = cs[i];
+    }
+  }
+  return (Math.floor((at + best / 2) / 64) * 64) % 4096;
 }
 
 /** Storages of up to this many bytes (V8's typed_array_max_size_in_heap) may live on the JavaScript heap. */
@@ -40,7 +78,7 @@ export interface Allocator {
    * output), so the allocator may hand out a reused block without clearing it, as c10's never clears.
    * The DataPtr's `zeroed` says what the caller got.
    */
-  allocate(nbytes: number, uninitialized?: boolean, dt?: dtype): DataPtr;
+  allocate(nbytes: number, uninitialized?: boolean, dt?: dtype, colour?: number): DataPtr;
   /**
    * Gives the memory back now, not at the next garbage collection (Storage.release, when the engine
    * holds the last reference). The buffer is detached where the runtime allows it, so a stale view

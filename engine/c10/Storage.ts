@@ -56,9 +56,11 @@ export class Storage {
     uninitialized = false,
     /** the dtype the storage is made for: a small one may then live on V8's heap as that typed array */
     dt?: dtype,
+    /** where in its 4 KiB page the data should start (colour_away_from), for an allocator that places blocks */
+    colour?: number,
   ) {
     this.nbytes_ = nbytes;
-    this.dataPtr_ = allocator.allocate(nbytes, uninitialized, dt);
+    this.dataPtr_ = allocator.allocate(nbytes, uninitialized, dt, colour);
     const heap = this.dataPtr_.heap;
     if (heap !== undefined && dt !== undefined) this.viewCache = { type: dt.scalarType, view: heap };
     this.serial = ++storagesAllocated;
@@ -109,6 +111,11 @@ export class Storage {
   /** Whether the allocation started zeroed (valid until the first write). */
   allocatedZeroed(): boolean {
     return this.dataPtr_.zeroed === true;
+  }
+
+  /** Where the data starts in its 4 KiB page, when the allocator placed it (DataPtr.colour). */
+  colour(): number | undefined {
+    return this.dataPtr_.colour;
   }
 
   /** The allocation's address, like StorageImpl::data() cast to an integer. */

@@ -54,10 +54,12 @@ constexpr size_t kAlignment = 64;                 // c10's gAlignment
 constexpr size_t kCacheLimit = size_t(256) << 20;  // bytes kept for reuse, at most
 
 struct Block {
-  void* raw;      // what calloc or mmap returned
-  void* data;     // raw rounded up to kAlignment (for mapped blocks: a 2 MiB boundary plus the block's colour)
-  size_t bytes;   // the caller's size (the cache key)
-  size_t mapped;  // the mapping's length for an mmap'd block, 0 for a malloc'd one
+  void* raw;        // what calloc or mmap returned
+  void* data;       // where the caller's bytes start: base, or base plus the colour asked for
+  uintptr_t base;   // raw rounded up to kAlignment (for mapped blocks: to a 2 MiB boundary)
+  size_t bytes;     // the caller's size (the cache key)
+  size_t mapped;    // the mapping's length for an mmap'd block, 0 for a malloc'd one
+  bool colourable;  // a page of slack after base: data may start at any colour (see kColourMin)
 };
 
 // Blocks of 2 MiB and more are their own mapping, 2 MiB aligned and advised as transparent huge pages
@@ -67,9 +69,9 @@ struct Block {
 // and mul of 1e7 floats with a fresh result: 3.9 and 4.4 ms -> 2.8 ms). The mapping's pages are zero already.
 constexpr size_t kHugePage = size_t(2) << 20;
 
-// Each mapped block starts a different number of cache lines into its first page (its colour), 23
-// lines (1472 bytes) further on than the block mapped before it, cycling through all 64 line offsets
-// of a 4 KiB page. Blocks that all began on a 2 MiB boundary put the i-th elements of a, b and out at
+// A mapped block (and any block of kColourMin bytes or more) starts some number of cache lines into
+// its first page (its colour). Asked for none, a block starts 23 lines (1472 bytes) further on than the
+// block placed before it, cycling through all 64 line offsets of a 4 KiB page. Blocks that all began on a 2 MiB boundary put the i-th elements of a, b and out at
 // the same address modulo 4096, and the core's load/store unit, which compares those low 12 bits to
 // see whether a load depends on an earlier store, stalled loads behind unrelated stores ("4K
 // aliasing"): add 1e6 out= with three such blocks took 0.185-0.21 ms on one thread, 0.172-0.18 with
@@ -78,16 +80,36 @@ constexpr size_t kHugePage = size_t(2) << 20;
 constexpr size_t kColourStep = 23 * 64;
 std::atomic<size_t> g_next_colour{0};
 
-bool map_block(size_t bytes, void** raw, void** data, size_t* mapped) {
-  const size_t colour = g_next_colour.fetch_add(1, std::memory_order_relaxed) * kColourStep % 4096;
-  const size_t span = (colour + bytes + kHugePage - 1) / kHugePage * kHugePage;  // the huge pages the data touches
+// Blocks of kColourMin bytes and more can start at any colour the caller names (alloc's third
+// argument): each has 4 KiB of slack, and a block from the cache moves its start to the colour asked
+// for. The engine names one for a TensorIterator's output away from its inputs' colours
+// (c10/Allocator.ts colour_away_from): in-cache adds of 1e6 floats on two threads (bench scan, a at colour 0) took
+// 79 us with b 2 KiB from a whatever out's colour, 80-86 with a and b on one colour, 81 with out
+// 320 bytes after a (the colour the rotation happened to give add's fresh result), 79 for out midway.
+constexpr size_t kColourMin = size_t(64) << 10;
+constexpr size_t kPage = 4096;
+
+// The colour (byte offset mod 4096, a multiple of kAlignment) a block's data starts at: `colour`
+// when one is asked for (>= 0), else the next of the rotation.
+size_t pick_colour(long colour) {
+  if (colour >= 0) return static_cast<size_t>(colour) % kPage / kAlignment * kAlignment;
+  return g_next_colour.fetch_add(1, std::memory_order_relaxed) * kColourStep % kPage;
+}
+
+// data at `colour` within the page of slack after base
+inline void* at_colour(uintptr_t base, size_t colour) {
+  return reinterpret_cast<void*>(base + (colour + kPage - base % kPage) % kPage);
+}
+
+bool map_block(size_t bytes, void** raw, uintptr_t* base, size_t* mapped) {
+  const size_t span = (kPage + bytes + kHugePage - 1) / kHugePage * kHugePage;  // the huge pages any colour's data touches
   const size_t len = span + kHugePage;                                           // room to align
   void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return false;
   const uintptr_t aligned = (reinterpret_cast<uintptr_t>(p) + kHugePage - 1) & ~static_cast<uintptr_t>(kHugePage - 1);
   madvise(reinterpret_cast<void*>(aligned), span, MADV_HUGEPAGE);  // advice only
   *raw = p;
-  *data = reinterpret_cast<void*>(aligned + colour);
+  *base = aligned;
   *mapped = len;
   return true;
 }
@@ -156,8 +178,11 @@ void release_block(Block* b) {
 // BackingStore deleter: runs when the last reference to the memory goes (detach, or garbage collection).
 void delete_block(void*, size_t, void* deleter_data) { release_block(static_cast<Block*>(deleter_data)); }
 
-// A block, zeroed when asked: from the cache (memset), or calloc's or mmap's (fresh pages are zero already).
-Block* take_block(size_t bytes, bool zero) {
+// A block, zeroed when asked: from the cache (memset), or calloc's or mmap's (fresh pages are zero
+// already). A colourable block's data starts at `colour`; asked for none (< 0), a cached block stays
+// where it was (torch.empty's reused block keeps its bytes where they were) and a fresh one takes the
+// next of the rotation.
+Block* take_block(size_t bytes, bool zero, long colour) {
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     ++g_total_allocations;
@@ -170,26 +195,30 @@ Block* take_block(size_t bytes, bool zero) {
       g_live_bytes += static_cast<int64_t>(bytes);
       ++g_live_count;
       if (g_live_bytes > g_peak_live_bytes) g_peak_live_bytes = g_live_bytes;
+      if (b->colourable && colour >= 0) b->data = at_colour(b->base, pick_colour(colour));
       if (zero || g_poison) std::memset(b->data, zero ? 0 : 0xff, bytes);
       return b;
     }
   }
   void* raw;
-  void* data;
+  uintptr_t base;
   size_t mapped = 0;
+  const bool colourable = bytes >= kColourMin;
   if (bytes >= kHugePage) {
-    if (!map_block(bytes, &raw, &data, &mapped)) return nullptr;
+    if (!map_block(bytes, &raw, &base, &mapped)) return nullptr;
   } else {
-    raw = zero ? std::calloc(bytes + kAlignment, 1) : std::malloc(bytes + kAlignment);
+    const size_t len = bytes + kAlignment + (colourable ? kPage : 0);
+    raw = zero ? std::calloc(len, 1) : std::malloc(len);
     if (raw == nullptr) return nullptr;
-    data = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(raw) + kAlignment - 1) & ~static_cast<uintptr_t>(kAlignment - 1));
+    base = (reinterpret_cast<uintptr_t>(raw) + kAlignment - 1) & ~static_cast<uintptr_t>(kAlignment - 1);
   }
+  void* data = colourable ? at_colour(base, pick_colour(colour)) : reinterpret_cast<void*>(base);
   if (!zero && g_poison) std::memset(data, 0xff, bytes);
   std::lock_guard<std::mutex> lock(g_mutex);
   g_live_bytes += static_cast<int64_t>(bytes);
   ++g_live_count;
   if (g_live_bytes > g_peak_live_bytes) g_peak_live_bytes = g_live_bytes;
-  return new Block{raw, data, bytes, mapped};
+  return new Block{raw, data, base, bytes, mapped, colourable};
 }
 
 inline v8::Local<v8::Value> to_v8(napi_value v) {
@@ -230,12 +259,14 @@ void collect_young(v8::Isolate* isolate) {
   ++g_young_gcs;
 }
 
-// alloc(nbytes, zero = true) -> ArrayBuffer, its data 64-byte aligned; zeroed unless zero is false.
+// alloc(nbytes, zero = true, colour = -1) -> ArrayBuffer, its data 64-byte aligned; zeroed unless zero is
+// false; a block of kColourMin bytes or more starts `colour` bytes into a 4 KiB page (-1: the rotation's).
 Napi::Value Alloc(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const double requested = info[0].As<Napi::Number>().DoubleValue();
   const size_t bytes = requested > 0 ? static_cast<size_t>(requested) : 0;
   const bool zero = info.Length() < 2 || !info[1].IsBoolean() || info[1].As<Napi::Boolean>().Value();
+  const long colour = info.Length() >= 3 && info[2].IsNumber() ? static_cast<long>(info[2].As<Napi::Number>().DoubleValue()) : -1;
 #ifndef V8_ENABLE_SANDBOX
   if (bytes > 0) {
     v8::Isolate* isolate = v8::Isolate::GetCurrent();
@@ -249,7 +280,7 @@ Napi::Value Alloc(const Napi::CallbackInfo& info) {
       collect_young(isolate);
     }
     tl_allocated_since_gc += bytes;
-    Block* b = take_block(bytes, zero);
+    Block* b = take_block(bytes, zero, colour);
     if (b == nullptr) {
       Napi::Error::New(env, "DefaultCPUAllocator: not enough memory: you tried to allocate " + std::to_string(bytes) + " bytes.").ThrowAsJavaScriptException();
       return env.Undefined();

@@ -13,15 +13,16 @@ import { Tensor } from "./Tensor.js";
 // The memory is zeroed unless `uninitialized`: only for callers that write every element before any is
 // read (torch.empty, whose contents PyTorch leaves undefined, and TensorIterator outputs). Kernels that
 // allocate and then accumulate (+=) rely on the default.
-export function empty_impl(sizes: readonly number[], dt: dtype, dev: device, uninitialized = false): TensorImpl {
+// `colour`: where the data should start in its 4 KiB page (c10/Allocator.ts colour_away_from).
+export function empty_impl(sizes: readonly number[], dt: dtype, dev: device, uninitialized = false, colour?: number): TensorImpl {
   checkSizeNonnegative(sizes);
-  const storage = new Storage(computeNumel(sizes) * dt.itemsize, GetAllocator(dev.type), dev, true, uninitialized, dt);
+  const storage = new Storage(computeNumel(sizes) * dt.itemsize, GetAllocator(dev.type), dev, true, uninitialized, dt, colour);
   return new TensorImpl(storage, dt, sizes);
 }
 
-export function empty_strided_impl(sizes: readonly number[], strides: readonly number[], dt: dtype, dev: device, uninitialized = false): TensorImpl {
+export function empty_strided_impl(sizes: readonly number[], strides: readonly number[], dt: dtype, dev: device, uninitialized = false, colour?: number): TensorImpl {
   checkSizeNonnegative(sizes);
-  const storage = new Storage(computeStorageNumelNeeded(sizes, strides, 0) * dt.itemsize, GetAllocator(dev.type), dev, true, uninitialized, dt);
+  const storage = new Storage(computeStorageNumelNeeded(sizes, strides, 0) * dt.itemsize, GetAllocator(dev.type), dev, true, uninitialized, dt, colour);
   return new TensorImpl(storage, dt, sizes, strides);
 }
 

@@ -6,6 +6,7 @@
 // op computes in, which dtype it returns, and whether integer inputs are promoted to float first.
 
 import { RuntimeError } from "../../c10/Errors.js";
+import { COLOUR_MIN_BYTES, colour_away_from } from "../../c10/Allocator.js";
 import { dtypeOf, isIntegralType, bool, type dtype } from "../../c10/ScalarType.js";
 import { canCast } from "../../c10/PromoteTypes.js";
 import { scalarTypeName } from "../../c10/ScalarType.js";
@@ -90,7 +91,7 @@ export class TensorIterator {
     } else {
       // a fresh output is laid out like the inputs (exp(x.t()) is transposed like x.t())
       // (uninitialised: the kernel writes every element)
-      out = wrap(empty_strided_impl(shape, iterator_output_strides(shape, inputs), resultDtype, deviceOf(inputs), true));
+      out = wrap(empty_strided_impl(shape, iterator_output_strides(shape, inputs), resultDtype, deviceOf(inputs), true, output_colour(shape, resultDtype, inputs)));
     }
     return new TensorIterator(shape, common, out, [...inputs]);
   }
@@ -229,7 +230,30 @@ function fastSetup(
     for (let i = 0; i < inputs.length; i++) if (inputs[i] !== out) assert_no_partial_overlap(out, inputs[i]);
     return { shape: sizes.slice(), common, out };
   }
-  return { shape: sizes.slice(), common, out: wrap(empty_impl(sizes, resultDtype, dev, true)) }; // every element is written
+  // every element is written
+  return { shape: sizes.slice(), common, out: wrap(empty_impl(sizes, resultDtype, dev, true, output_colour(sizes, resultDtype, inputs))) };
+}
+
+/** output_colour's scratch: the inputs' colours (colour_away_from sorts them in place). */
+const takenColours: number[] = [];
+
+/**
+ * Where a fresh output of this many bytes should start in its 4 KiB page: away from the colours of
+ * the inputs the kernel streams alongside it (c10/Allocator.ts colour_away_from); -1 for a small output,
+ * or inputs whose blocks the allocator did not place.
+ */
+export function output_colour(shape: readonly number[], dt: dtype, inputs: readonly Tensor[]): number {
+  let n = dt.itemsize;
+  for (let d = 0; d < shape.length; d++) n *= shape[d];
+  if (n < COLOUR_MIN_BYTES) return -1;
+  const taken = takenColours;
+  taken.length = 0;
+  for (let i = 0; i < inputs.length; i++) {
+    const impl = inputs[i]._impl;
+    const c = impl.storage.colour();
+    if (c !== undefined) taken.push((c + impl.storage_offset() * impl.dtype.itemsize) % 4096);
+  }
+  return colour_away_from(taken);
 }
 
 /** Each operand contiguous with exactly the iterator's shape (no broadcasting): one flat walk serves all. */

@@ -9,6 +9,7 @@ import * as torch from "../../../engine/index.js";
 import { set_cpu_capability } from "../../../engine/aten/native/DispatchStub.js";
 import { nativeAddon, _set_native_isa, nativeSizePolicy } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 import { underTs } from "../../support/native_paths.js";
+import { colour_away_from } from "../../../engine/c10/Allocator.js";
 
 // these tests check the native kernels themselves, on tiny operands too: no size cut-over to TypeScript
 nativeSizePolicy.minNumel = 0;
@@ -151,6 +152,23 @@ describe("native memory", () => {
     expect(new Set(offsets).size).toBe(3);
     const a = torch.rand(sizes[0]), b = torch.rand(sizes[0]);
     expect(torch.add(a, b).sub(a).sub(b).abs().max().item()).toBeLessThan(1e-6); // the data starts where the offset says
+  });
+  native("a TensorIterator's fresh output of 64 KiB or more starts away from its inputs' colours, reused blocks too", () => {
+    const colourOf = (t: torch.Tensor) => nativeAddon!.address_mod_4096(t._impl.storage.buffer()) + t._impl.storage_offset() * 4;
+    // 2^20 floats (a mapped block) and 2^15 (a malloc'd one), and an input that is a window of a larger block
+    for (const n of [1 << 20, 1 << 15]) {
+      const a = torch.rand(n), b = torch.rand(n + 40).narrow(0, 24, n);
+      for (let k = 0; k < 3; k++) {
+        const r = torch.add(a, b);
+        expect(colourOf(r)).toBe(colour_away_from([colourOf(a), colourOf(b)]));
+        expect(r._impl.storage.colour()).toBe(colourOf(r));
+        expect(torch.equal(r, a.clone().add_(b))).toBe(true); // the data starts where the colour says
+        r.dispose(); // the next result reuses this block, moved to the colour asked for
+      }
+      const e = torch.exp(b);
+      expect(colourOf(e)).toBe(colour_away_from([colourOf(b)]));
+      expect(torch.allclose(e, b.clone().exp_())).toBe(true);
+    }
   });
   native("small storages stay V8 ArrayBuffers", () => {
     const before = torch._C._native_status().addon!.external_allocations;

@@ -16,14 +16,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
 import { RuntimeError } from "../../../c10/Errors.js";
-import { SetAllocator, smallHeapDataPtr, type Allocator, type DataPtr } from "../../../c10/Allocator.js";
+import { COLOUR_MIN_BYTES, SetAllocator, smallHeapDataPtr, type Allocator, type DataPtr } from "../../../c10/Allocator.js";
 import type { dtype } from "../../../c10/ScalarType.js";
 import { set_native_backend } from "../DispatchStub.js";
 
 /** The addon's exports (native/cpu/addon.cc). */
 export interface NativeAddon {
   /** zero false: a reused block keeps its old bytes (torch.empty, iterator outputs); default true. */
-  alloc(nbytes: number, zero?: boolean): ArrayBuffer;
+  /** colour: where a block of 64 KiB or more starts in its 4 KiB page (-1: the allocator's rotation). */
+  alloc(nbytes: number, zero?: boolean, colour?: number): ArrayBuffer;
   /** Detaches the buffer now; a block of alloc's goes back to the cache (native/cpu/Allocator.cc). */
   free(buffer: ArrayBuffer): boolean;
   /** [live bytes, live blocks, cached bytes, eager frees, total allocations, cache hits, peak live bytes] */
@@ -276,7 +277,7 @@ let nextAddress = 0x7f0000000000 / 1024;
 
 class NativeCPUAllocator implements Allocator {
   constructor(private readonly addon: NativeAddon) {}
-  allocate(nbytes: number, uninitialized = false, dt?: dtype): DataPtr {
+  allocate(nbytes: number, uninitialized = false, dt?: dtype, colour = -1): DataPtr {
     const address = nextAddress;
     nextAddress += Math.ceil(Math.max(nbytes, 1) / 64) * 64;
     if (nbytes < SMALL_ALLOCATION) {
@@ -288,7 +289,11 @@ class NativeCPUAllocator implements Allocator {
       if (uninitialized && POISON) new Uint8Array(buffer).fill(0xff);
       return { buffer, address, zeroed: !(uninitialized && POISON) };
     }
-    return { buffer: this.addon.alloc(nbytes, !uninitialized), address, zeroed: !uninitialized };
+    if (nbytes < COLOUR_MIN_BYTES) return { buffer: this.addon.alloc(nbytes, !uninitialized), address, zeroed: !uninitialized };
+    // a block the addon places: at the colour asked for, else where it was (a fresh one: the next of
+    // the addon's rotation), and DataPtr says which
+    const buffer = this.addon.alloc(nbytes, !uninitialized, colour);
+    return { buffer, address, zeroed: !uninitialized, colour: colour >= 0 ? colour : this.addon.address_mod_4096(buffer) };
   }
   free(dataPtr: DataPtr): void {
     if (dataPtr.buffer !== null) this.addon.free(dataPtr.buffer);

@@ -18,7 +18,7 @@ import { infer_size } from "../../ExpandUtils.js";
 import { resultTypeOf } from "../../TypeProperties.js";
 import { empty_impl, empty_strided_impl, wrap } from "../../core/empty.js";
 import type { Tensor } from "../../core/Tensor.js";
-import { TensorIterator } from "../TensorIterator.js";
+import { TensorIterator, output_colour } from "../TensorIterator.js";
 import { resize_output } from "../Resize.js";
 import type { StructuredMode } from "../BinaryOps.js";
 import { iterator_output_strides } from "../OutputLayout.js";
@@ -103,7 +103,8 @@ function contiguousSameShape(inputs: readonly Tensor[]): boolean {
 export function build_unary(b: UnaryBuild): TensorIterator {
   const self = b.inputs[0];
   if (b.mode === "functional" && contiguousSameShape(b.inputs)) {
-    const output = wrap(empty_impl(self._impl.sizes(), resultDtype(b), self.device, true)); // the kernel writes every element
+    const dt = resultDtype(b), sizes = self._impl.sizes();
+    const output = wrap(empty_impl(sizes, dt, self.device, true, output_colour(sizes, dt, b.inputs))); // the kernel writes every element
     return TensorIterator.build({ out: output, isInplace: false, inputs: b.inputs, outputDtype: output.dtype, promoteIntegerInputsToFloat: b.config === "unary_float_op" });
   }
   const out = b.mode === "functional" ? null : b.mode === "inplace" ? self : b.out;
@@ -114,7 +115,7 @@ export function build_unary(b: UnaryBuild): TensorIterator {
   let output: Tensor;
   if (out === null) {
     const device = (b.inputs.find((t) => !(t.device.type === "cpu" && t.dim() === 0)) ?? self).device;
-    output = wrap(empty_strided_impl(shape, iterator_output_strides(shape, b.inputs), result, device, true));
+    output = wrap(empty_strided_impl(shape, iterator_output_strides(shape, b.inputs), result, device, true, output_colour(shape, result, b.inputs)));
   } else {
     if (b.mode === "inplace" && !sameShape(out._impl.sizes(), shape)) {
       throw new RuntimeError(`output with shape [${out._impl.sizes().join(", ")}] doesn't match the broadcast shape [${shape.join(", ")}]`);
