@@ -4,13 +4,17 @@
 // goal workloads. Cases: bench/op_survey/cases.json ([name, JS expression, Python expression]; the tensors
 // are defined here and in bench/op_survey/torch_side.py alike).
 //   node bench/op_survey.mjs [--filter REGEX] [--threads N] [--out PATH | --no-save]
-// Timing (both sides): a first call, 200 ms of calls, then batches of >= 2 ms, the median of 5-30 over 300 ms.
+// Timing (both sides): a first call, 200 ms of calls, then batches of >= 2 ms, the median of 5-30 over 300 ms;
+// the two sides take turns case by case (PyTorch's right before Glasstorch's), and each Glasstorch case starts
+// after a full collection and on idle CPUs (bench/lib/settle.mjs).
 // A case slower than 1.5 s on its first call keeps that call as its one sample. Results: bench/results/
 // <date>-<host>-ops.json unless --no-save.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import * as torch from "../dist/engine/index.js";
+import { settle } from "./lib/settle.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -64,21 +68,62 @@ function timeCase(fn) {
 
 const cases = JSON.parse(readFileSync(new URL("./op_survey/cases.json", import.meta.url), "utf8")).filter(([name]) => !filter || filter.test(name));
 const names = Object.keys(T);
-const py = spawnSync(PY, [new URL("./op_survey/torch_side.py", import.meta.url).pathname, String(threads), filter ? filter.source : ""], { encoding: "utf8", maxBuffer: 1 << 24 });
-const pytorch = py.status === 0 ? JSON.parse(py.stdout.trim().split("\n").pop()) : {};
-if (py.status !== 0) console.log(`PyTorch side failed (${PY}): ${py.stderr.trim().split("\n").pop()}`);
+// PyTorch's side, one case at a time right before Glasstorch's (bench/op_survey/torch_side.py)
+const py = spawn(PY, [new URL("./op_survey/torch_side.py", import.meta.url).pathname, String(threads)], { stdio: ["pipe", "pipe", "pipe"] });
+const pyLines = createInterface({ input: py.stdout });
+const pyWaiting = [];
+let pyError = "";
+py.stderr.on("data", (d) => (pyError += d));
+pyLines.on("line", (line) => pyWaiting.shift()?.(JSON.parse(line)));
+py.on("exit", () => {
+  for (const w of pyWaiting.splice(0)) w({ error: null });
+});
+py.on("error", () => {}); // (no python: every answer is null)
+/** PyTorch's ms a call for the case, an "ERR ..." text, or null when its side is not running. */
+function pytorchCase(name) {
+  if (py.exitCode !== null || py.pid === undefined) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    pyWaiting.push((a) => resolve(a.ms ?? a.error ?? null));
+    py.stdin.write(name + "\n");
+  });
+}
+
+const fns = cases.map(([, js]) => {
+  try {
+    return new Function(...names, `return () => (${js});`)(...names.map((k) => T[k]));
+  } catch {
+    return null;
+  }
+});
+// A pass over every case first (up to 100 ms or 200 calls each): the engine's shared path (binding,
+// dispatcher, TensorIterator, the native call) tiers up to optimized code over thousands of calls, and
+// without this the first case measured paid for it (neg first: 0.126 ms a call, second: 0.064).
+for (const fn of fns) {
+  const t0 = performance.now();
+  try {
+    for (let i = 0; i < 200 && performance.now() - t0 < 100; i++) dispose(fn?.());
+  } catch {
+    // (the timed pass reports it)
+  }
+}
 
 const rows = [];
-for (const [name, js] of cases) {
+for (const [k, [name, js]] of cases.entries()) {
+  const pt = await pytorchCase(name);
+  // Glasstorch's timing starts on a collected heap and idle CPUs, as run.mjs's cells do: the garbage of
+  // earlier cases is not collected inside this one (concurrent marking on the same two cores), and
+  // PyTorch's OpenMP threads, which spin a while after a call, have stopped
+  await settle();
   let ms;
   try {
-    ms = timeCase(new Function(...names, `return () => (${js});`)(...names.map((k) => T[k])));
+    ms = timeCase(fns[k] ?? new Function(...names, `return () => (${js});`)(...names.map((n) => T[n])));
   } catch (e) {
     ms = `ERR ${String(e.message).split("\n")[0].slice(0, 100)}`;
   }
-  const pt = pytorch[name];
   rows.push({ name, glasstorch: ms, pytorch: pt ?? null, ratio: typeof ms === "number" && typeof pt === "number" ? pt / ms : null });
 }
+py.stdin.end();
+if (rows.every((r) => r.pytorch === null)) console.log(`PyTorch side failed (${PY}): ${pyError.trim().split("\n").pop() ?? ""}`);
 rows.sort((a, b) => (a.ratio ?? -1) - (b.ratio ?? -1));
 const fmt = (v) => (typeof v === "number" ? v.toFixed(3) : v == null ? "—" : "error");
 console.log(`${"op".padEnd(22)} ${"glasstorch".padStart(11)} ${"pytorch".padStart(10)}  pytorch/glasstorch (ms per call, ${threads} threads)`);

@@ -1,12 +1,14 @@
 # PyTorch's side of bench/op_survey.mjs: the same tensors (shapes and value ranges) and each case's Python
-# expression from cases.json, timed by the same rules; prints one JSON object {case: ms or "ERR ..."}.
-# Usage: /usr/bin/python3 bench/op_survey/torch_side.py THREADS [REGEX]
-import json, os, re, sys, time
+# expression from cases.json, timed by the same rules. A server: op_survey.mjs writes one case name per
+# line and reads back one JSON line {"ms": ms} or {"error": text}, right before it times the case itself,
+# so both sides of a row meet the same moment of the shared machine (its memory bandwidth swings by up
+# to 30% over minutes; with all PyTorch cases first, rows drifted apart by as much).
+# Usage: /usr/bin/python3 bench/op_survey/torch_side.py THREADS
+import json, os, sys, time
 import torch
 import torch.nn.functional as F
 
 torch.set_num_threads(int(sys.argv[1]))
-only = re.compile(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
 torch.manual_seed(0)
 N = 1 << 20
 x = torch.randn(N); y = torch.randn(N); p = torch.rand(N).mul(0.98).add(0.01); q = torch.rand(N).mul(0.98).add(0.01)
@@ -31,11 +33,14 @@ def time_case(fn):
     times.sort()
     return times[len(times) // 2]
 
-out = {}
-for name, _, expr in json.load(open(os.path.join(os.path.dirname(__file__), "cases.json"))):
-    if only and not only.search(name): continue
+cases = {name: expr for name, _, expr in json.load(open(os.path.join(os.path.dirname(__file__), "cases.json")))}
+while True:
+    line = sys.stdin.readline()
+    if not line: break
+    name = line.strip()
+    if not name: continue
     try:
-        out[name] = time_case(eval("lambda: (" + expr + ")"))
+        answer = {"ms": time_case(eval("lambda: (" + cases[name] + ")"))}
     except Exception as e:
-        out[name] = "ERR " + str(e).split("\n")[0][:100]
-print(json.dumps(out))
+        answer = {"error": "ERR " + str(e).split("\n")[0][:100]}
+    print(json.dumps(answer), flush=True)
