@@ -44,7 +44,15 @@ class Pool {
 
   int size() const { return nthreads_; }
 
+  // One job at a time: the caller of run() holds this. The pool is the process's, and a Node worker
+  // thread (a DataLoader worker, with its own isolate) calls kernels too: two callers at once
+  // overwrote each other's job (its task, its pending count) and one waited forever (main and a worker
+  // thread each adding 2^20 floats in a loop hung within seconds). A caller that finds the pool busy
+  // runs its range inline (split), as a call from inside a parallel region does.
+  std::mutex& caller() { return caller_; }
+
   void resize(int nthreads) {
+    std::lock_guard<std::mutex> busy(caller_);  // not while another thread's job runs on the workers
     stop();
     nthreads_ = std::max(1, nthreads);
     claimed_.reset(new std::atomic<uint64_t>[static_cast<size_t>(nthreads_) * kChunksPerThread]());
@@ -149,6 +157,7 @@ class Pool {
   }
 
   int nthreads_ = 1;
+  std::mutex caller_;
   std::vector<std::thread> workers_;
   std::mutex m_;
   std::condition_variable cv_, done_cv_;
@@ -184,6 +193,11 @@ void split(int64_t begin, int64_t end, int64_t grain_size, int per_thread, const
   const int64_t range = end - begin;
   Pool& p = pool();
   if (range <= grain_size || p.size() == 1 || tl_in_parallel) {
+    f(begin, end);
+    return;
+  }
+  std::unique_lock<std::mutex> mine(p.caller(), std::try_to_lock);
+  if (!mine.owns_lock()) {  // another thread's job has the pool (see Pool::caller)
     f(begin, end);
     return;
   }

@@ -128,6 +128,37 @@ describe("intra-op threads", () => {
     });
     for (const r of results.slice(1)) expect(r).toEqual(results[0]);
   }, 60_000);
+  // a fresh process over the built engine (dist/, which `npm test` builds first): a Node worker thread
+  // (as a DataLoader worker) and the main thread both run pool-sized kernels in a loop; the pool takes
+  // one caller's job at a time and the other runs its range inline (before: a hang within seconds)
+  const dist = new URL("../../../dist/engine/index.js", import.meta.url);
+  (nativeAddon && existsSync(dist) ? it : it.skip)("kernels called from a worker thread and the main thread at once", () => {
+    const work = `(torch, v) => {
+      const n = 1 << 20, a = torch.full([n], v), b = torch.full([n], v + 1);
+      let bad = 0;
+      for (let i = 0; i < 1500; i++) {
+        const c = torch.add(a, b);
+        if (torch.sum(c).item() !== (2 * v + 1) * n) bad++;
+        c.dispose();
+      }
+      return bad;
+    }`;
+    const worker = `import { parentPort } from "node:worker_threads";
+      const torch = await import(${JSON.stringify(dist.href)});
+      parentPort.postMessage((${work})(torch, 2));`;
+    const code = `import { Worker } from "node:worker_threads";
+      const torch = await import(${JSON.stringify(dist.href)});
+      torch.set_num_threads(2);
+      const w = new Worker(${JSON.stringify(worker)}, { eval: true });
+      const fromWorker = new Promise((resolve) => w.on("message", resolve));
+      await new Promise((resolve) => w.on("online", resolve));
+      const main = (${work})(torch, 1);
+      console.log(JSON.stringify({ main, worker: await fromWorker }));
+      await w.terminate();`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8", timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ main: 0, worker: 0 });
+  }, 150_000);
 });
 
 describe("native memory", () => {
