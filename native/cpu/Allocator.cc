@@ -178,27 +178,34 @@ void release_block(Block* b) {
 // BackingStore deleter: runs when the last reference to the memory goes (detach, or garbage collection).
 void delete_block(void*, size_t, void* deleter_data) { release_block(static_cast<Block*>(deleter_data)); }
 
+// A reused block's bytes set to `byte`, outside the allocator's lock (the collector's deleter thread
+// takes it too, and a large block's memset held it for the whole clear).
+inline void fill_block(void* data, int byte, size_t bytes) { std::memset(data, byte, bytes); }
+
 // A block, zeroed when asked: from the cache (memset), or calloc's or mmap's (fresh pages are zero
 // already). A colourable block's data starts at `colour`; asked for none (< 0), a cached block stays
 // where it was (torch.empty's reused block keeps its bytes where they were) and a fresh one takes the
 // next of the rotation.
 Block* take_block(size_t bytes, bool zero, long colour) {
+  Block* cached = nullptr;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     ++g_total_allocations;
     auto it = g_cache.find(bytes);
     if (it != g_cache.end() && !it->second.empty()) {
-      Block* b = it->second.back();
+      cached = it->second.back();
       it->second.pop_back();
       g_cached_bytes -= bytes;
       ++g_cache_hits;
       g_live_bytes += static_cast<int64_t>(bytes);
       ++g_live_count;
       if (g_live_bytes > g_peak_live_bytes) g_peak_live_bytes = g_live_bytes;
-      if (b->colourable && colour >= 0) b->data = at_colour(b->base, pick_colour(colour));
-      if (zero || g_poison) std::memset(b->data, zero ? 0 : 0xff, bytes);
-      return b;
     }
+  }
+  if (cached != nullptr) {
+    if (cached->colourable && colour >= 0) cached->data = at_colour(cached->base, pick_colour(colour));
+    if (zero || g_poison) fill_block(cached->data, zero ? 0 : 0xff, bytes);
+    return cached;
   }
   void* raw;
   uintptr_t base;
@@ -213,7 +220,7 @@ Block* take_block(size_t bytes, bool zero, long colour) {
     base = (reinterpret_cast<uintptr_t>(raw) + kAlignment - 1) & ~static_cast<uintptr_t>(kAlignment - 1);
   }
   void* data = colourable ? at_colour(base, pick_colour(colour)) : reinterpret_cast<void*>(base);
-  if (!zero && g_poison) std::memset(data, 0xff, bytes);
+  if (!zero && g_poison) fill_block(data, 0xff, bytes);
   std::lock_guard<std::mutex> lock(g_mutex);
   g_live_bytes += static_cast<int64_t>(bytes);
   ++g_live_count;
