@@ -1,4 +1,5 @@
-// The native max/min over a dim outside the innermost one (native/cpu/Reductions.cc maxmin_columns:
+// The native max/min over a dim outside the innermost one, and of one long row, against the TypeScript
+// kernels. Columns (native/cpu/Reductions.cc maxmin_columns:
 // amax(mat, 0), max(mat, 0), argmax(mat, 0), ...) against the TypeScript kernels: values and first
 // indices are exact, so bit for bit (NaN wins and its first index is reported; of equal values, -0 and
 // 0 included, the first). Every real dtype and bool, 2-d and 3-d, several reduced dims, transposed and
@@ -101,4 +102,59 @@ describe("native max/min of integer rows (values alone)", () => {
       }
     }
   }, 120_000);
+});
+
+// One long row (maxmin_impl: max(x), amax(x), argmax(x) of a vector of 2 * 32768 elements or more, in
+// chunks over the pool: the extreme of each chunk, then the first match of the first chunk with one):
+// where the chunk borders fall (the answer in the first, a middle or the last chunk), ties across chunks,
+// NaN, zeros of both signs; and find_first's blocks of four vectors (a match in each lane position).
+const OPS = [
+  ["max()", (t: torch.Tensor) => torch.max(t), "max_all_stub"],
+  ["min()", (t: torch.Tensor) => torch.min(t), "min_all_stub"],
+  ["amax", (t: torch.Tensor) => torch.amax(t, 0), "max_values_stub"],
+  ["argmax", (t: torch.Tensor) => torch.argmax(t), "argmax_stub"],
+  ["argmin", (t: torch.Tensor) => torch.argmin(t), "argmin_stub"],
+  ["max.dim", (t: torch.Tensor) => torch.max(t, 0), "max_stub"],
+] as const;
+
+describe("native max/min of one long row (chunks over the pool)", () => {
+  const N = 300_007; // 9 chunks of ~33k on 2 threads (8 by the pool's count), not a multiple of any vector
+  nativeIt("the extreme and its first index wherever it falls, ties across chunks, float32/float64/float16", () => {
+    torch.manual_seed(5);
+    for (const dtype of [torch.float32, torch.float64, torch.float16]) {
+      const base = torch.randint(-50, 50, [N]).to(dtype); // many ties of the extreme values
+      for (const at of [0, 37_501, 150_000, N - 1]) {
+        const x = base.clone();
+        x.set(at, 1000);
+        x.set(Math.min(N - 1, at + 40_000), 1000); // a later tie in another chunk: the first is the answer
+        x.set(N - 1 - at, -1000);
+        for (const [name, f, stub] of OPS) sameAsTs(`${name} ${dtype} at ${at}`, () => f(x) as any, stub);
+      }
+    }
+  }, 60_000);
+  nativeIt("NaN wins with its first index; zeros of both signs give the first zero", () => {
+    for (const dtype of [torch.float32, torch.float64]) {
+      const x = torch.zeros(N, { dtype });
+      x.set(200_000, NaN);
+      x.set(70_000, NaN);
+      for (const [name, f, stub] of OPS) sameAsTs(`${name} NaN ${dtype}`, () => f(x) as any, stub);
+      const z = torch.zeros(N, { dtype });
+      z.set("100000:", -0);
+      for (const [name, f, stub] of OPS) sameAsTs(`${name} +0 then -0 ${dtype}`, () => f(z) as any, stub);
+      const zn = torch.zeros(N, { dtype }).neg();
+      zn.set("250000:", 0);
+      for (const [name, f, stub] of OPS) sameAsTs(`${name} -0 then +0 ${dtype}`, () => f(zn) as any, stub);
+    }
+  }, 60_000);
+  nativeIt("argmax finds a match in every position of a block of four vectors", () => {
+    const n = 70_000;
+    for (let at = 69_000; at < 69_000 + 80; at++) {
+      const x = torch.zeros(n);
+      x.set(at, 1);
+      torch.set_num_threads(2);
+      expect(torch.argmax(x).item()).toBe(at);
+      torch.set_num_threads(1);
+      expect(torch.argmax(x).item()).toBe(at);
+    }
+  });
 });
