@@ -30,10 +30,11 @@ export const COLOUR_MIN_BYTES = 64 << 10;
 
 /**
  * A colour for a block a kernel streams through together with blocks at the colours `taken`: midway
- * along the widest gap between them on the 4 KiB circle. A core compares the low 12 bits of a load's
- * address with those of the stores still in flight, and operands whose i-th elements share those bits
- * (or lie a little apart) stall on each other: an in-cache add of 1e6 floats on two threads took 79 us
- * with its operands' colours spread, 80-86 with two of them on one colour (bench scan, issue #8).
+ * along the widest gap between them on the 4 KiB circle. Operands whose i-th elements share their low
+ * 12 address bits, or lie a little apart in them, slow each other down (a core matches loads against
+ * the stores in flight by those bits, and they fall in the same L1 sets): an in-cache add of 1e6 floats
+ * on two threads took 79 us with its operands' colours spread, 80-86 with two of them on one colour
+ * (bench scan, issue #8).
  * Sorts `taken` in place.
  */
 export function colour_away_from(taken: number[]): number {

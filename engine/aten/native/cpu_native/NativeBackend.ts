@@ -23,7 +23,7 @@ import { set_native_backend } from "../DispatchStub.js";
 /** The addon's exports (native/cpu/addon.cc). */
 export interface NativeAddon {
   /** zero false: a reused block keeps its old bytes (torch.empty, iterator outputs); default true. */
-  /** colour: where a block of 64 KiB or more starts in its 4 KiB page (-1: the allocator's rotation). */
+  /** colour: where a block of 64 KiB or more starts in its 4 KiB page (-1: a reused block where it was, a fresh one the rotation's). */
   alloc(nbytes: number, zero?: boolean, colour?: number): ArrayBuffer;
   /** Detaches the buffer now; a block of alloc's goes back to the cache (native/cpu/Allocator.cc). */
   free(buffer: ArrayBuffer): boolean;
