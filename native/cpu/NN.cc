@@ -21,15 +21,18 @@
 #include "nn_kernels.h"
 
 namespace glasstorch {
-namespace {
 
 // The NN table of the unit cpu_features.cc selected (set_capability switches both together).
-const NNKernelTable& nn() {
+const NNKernelTable& selected_nn_kernels() {
   const char* name = kernels().name;
   if (std::strcmp(name, "AVX512") == 0) return kNNKernelsAVX512;
   if (std::strcmp(name, "AVX2") == 0) return kNNKernelsAVX2;
   return kNNKernelsDefault;
 }
+
+namespace {
+
+const NNKernelTable& nn() { return selected_nn_kernels(); }
 
 template <typename T> constexpr napi_typedarray_type kArrayType = napi_float32_array;
 template <> constexpr napi_typedarray_type kArrayType<double> = napi_float64_array;

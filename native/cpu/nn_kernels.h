@@ -34,6 +34,8 @@ struct NNKernelsOf {
   // one plane of average pooling; win = kH, kW, dH, dW, padH, padW, count_include_pad, divisor (0: none)
   void (*avg_pool2d)(const T* x, T* y, int64_t H, int64_t W, int64_t OH, int64_t OW, const int64_t* win);
   void (*adaptive_avg_pool2d)(const T* x, T* y, int64_t H, int64_t W, int64_t OH, int64_t OW);
+  // one plane of max_pool1d (no indices): out[ow] = the window's maximum, a NaN winning
+  void (*max_pool1d)(const T* x, T* y, int64_t W, int64_t OW, int64_t kW, int64_t dW, int64_t padW, int64_t dil);
   // rows [row0, row0 + rows) of (N * G, D * HxW): group norm's output, mean and rstd (mean/rstd from index 0)
   void (*group_norm)(const T* x, const T* gamma, const T* beta, T* y, int64_t row0, int64_t rows, int64_t G, int64_t D, int64_t HxW, double eps,
                      double* mean, double* rstd);
@@ -48,5 +50,8 @@ struct NNKernelTable {
 extern const NNKernelTable kNNKernelsDefault;
 extern const NNKernelTable kNNKernelsAVX2;
 extern const NNKernelTable kNNKernelsAVX512;
+
+// The table of the unit cpu_features.cc selected (NN.cc; set_capability switches it with the pointwise one).
+const NNKernelTable& selected_nn_kernels();
 
 }  // namespace glasstorch
