@@ -1,6 +1,7 @@
 // max_pool1d and adaptive_max_pool2d forward over contiguous planes (engine/aten/native/pooling/
 // PoolKernels.ts: max_pool1d_stub, adaptive_max_pool2d_kernel; PyTorch's MaxPooling.cpp max_pool1d_impl
-// and AdaptiveMaxPoolKernel.cpp), float32 and float64, planes split over the pool. Both are the TS
+// and AdaptiveMaxPoolKernel.cpp), float32 and float64, planes split over the pool (max_pool1d's plane
+// loop is the selected unit's, nn_kernels.inc; adaptive_max_pool2d's is here). Both are the TS
 // kernels' loops: the first largest element of a window wins and a NaN wins (max_pool1d stops at it);
 // comparisons only, so the results are the TS kernels' values exactly.
 //   pool_max1d(dtype, X, xOffset, Y, yOffset, P, W, OW, kW, dW, padW, dilationW) -> bool
