@@ -211,7 +211,7 @@ void sum_impl(const Problem& p, bool mean) {
     return;
   }
   // one contiguous reduced dim (or none) no longer than a block: an output per row, stepped with a
-  // cursor; float32 rows of 64 or more two at a time (two memory streams, each row's bits as alone)
+  // cursor; float32 rows of 64 or more up to four at a time (a memory stream each, each row's bits as alone)
   if constexpr (std::is_floating_point_v<T>) {
     if (nred <= kBlock && (p.red.n == 0 || (p.red.n == 1 && p.red.in_stride[0] == 1))) {
       constexpr bool f32_runs = std::is_same_v<T, float> && std::is_same_v<O, float>;
@@ -219,19 +219,22 @@ void sum_impl(const Problem& p, bool mean) {
         KeptCursor<T> c(p, b);
         for (int64_t o = b; o < e;) {
           if (f32_runs && nred >= 64 && o + 1 < e) {
-            const T* first = c.ip;
-            const int64_t first_oo = c.oo;
-            c.next();
-            double s[2];
-            tbl.sum2_f32_runs(first, c.ip, nred, s);
-            out[first_oo] = finish(s[0]);
-            out[c.oo] = finish(s[1]);
-            ++o;
+            const float* rows[4];
+            int64_t oo[4];
+            const int count = static_cast<int>(std::min<int64_t>(4, e - o));
+            for (int r = 0; r < count; ++r, c.next()) {
+              rows[r] = reinterpret_cast<const float*>(c.ip);
+              oo[r] = c.oo;
+            }
+            double s[4];
+            tbl.sum_rows_f32_runs(rows, count, nred, s);
+            for (int r = 0; r < count; ++r) out[oo[r]] = finish(s[r]);
+            o += count;
           } else {
             out[c.oo] = finish(contig(c.ip, nred));
+            c.next();
+            ++o;
           }
-          c.next();
-          ++o;
         }
       });
       return;
@@ -240,18 +243,22 @@ void sum_impl(const Problem& p, bool mean) {
   const int64_t nblocks = nred == 0 ? 1 : (nred + kBlock - 1) / kBlock;
   std::vector<Acc> partial(nblocks > 1 ? nout * nblocks : 0);
   const int64_t work = std::max<int64_t>(1, std::min(nred, kBlock));
-  // float32 blocks of one contiguous reduced dim go two at a time (sum2_f32_runs: two memory streams,
-  // each block's partial sum the same bits)
-  const bool pairs = nblocks > 1 && contig == tbl.sum_f32_runs && p.red.n == 1 && p.red.in_stride[0] == 1;
+  // float32 blocks of one contiguous reduced dim go up to four at a time (sum_rows_f32_runs: a memory
+  // stream each, each block's partial sum the same bits)
+  const bool streams = nblocks > 1 && contig == tbl.sum_f32_runs && p.red.n == 1 && p.red.in_stride[0] == 1;
   parallel_for_chunked(0, nout * nblocks, std::max<int64_t>(1, GRAIN_SIZE / work), [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
       const int64_t o = t / nblocks, blk = t % nblocks;
       int64_t oo, oo2;
       const T* ip = in_at<T>(p, o, &oo, &oo2);
       if constexpr (std::is_same_v<T, float> && std::is_same_v<Acc, double>) {
-        if (pairs && t + 1 < e && blk + 2 < nblocks) {  // two whole blocks (the last one may be short)
-          tbl.sum2_f32_runs(ip + blk * kBlock, ip + (blk + 1) * kBlock, kBlock, &partial[t]);
-          ++t;
+        // whole blocks of this output in this chunk (the last block, maybe short, goes alone)
+        const int count = streams ? static_cast<int>(std::min({int64_t{4}, e - t, nblocks - 1 - blk})) : 0;
+        if (count >= 2) {
+          const float* rows[4];
+          for (int r = 0; r < count; ++r) rows[r] = ip + (blk + r) * kBlock;
+          tbl.sum_rows_f32_runs(rows, count, kBlock, &partial[t]);
+          t += count - 1;
           continue;
         }
       }

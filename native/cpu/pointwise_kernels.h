@@ -83,8 +83,9 @@ struct Table {
   Loop cast[kNumDTypes][kNumDTypes];  // [from][to]: (out, a)
   SumRow sum[kNumDTypes];
   SumRow sum_f32_runs;  // float32 adding in float runs before double (a float32 result's sum, as PyTorch's)
-  // two equally long float32 rows at once, each result the bits sum_f32_runs gives it (two memory streams)
-  void (*sum2_f32_runs)(const void* a, const void* b, int64_t n, double* out);
+  // 1 to 4 equally long float32 rows at once, each result the bits sum_f32_runs gives it (one memory
+  // stream a row)
+  void (*sum_rows_f32_runs)(const float* const* rows, int count, int64_t n, double* out);
   SumRow sumsq[kNumDTypes];           // sum of squares in double (norm)
   SumCols sum_cols[kNumDTypes];
   SumCols sum_cols_f32_runs;  // float32 columns in float runs before double (sum_f32_runs's columns)

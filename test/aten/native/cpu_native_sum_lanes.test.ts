@@ -60,7 +60,9 @@ function values(n: number, seed: number): number[] {
   return Array.from({ length: n }, (_, i) => (i % 97 === 13 ? -0 : Math.fround((next() - 0.5) * 10 ** Math.floor(next() * 12 - 6))));
 }
 
-const LENGTHS = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 300, 1000, 1023, 1024, 1087, 1088, 1089, 2049, 5000, 40000];
+const LENGTHS = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 300, 1000, 1023, 1024, 1087, 1088, 1089, 2049, 5000, 40000,
+  // blocks four at a time (Reductions.cc's streams), then three, then the short last one alone
+  8 * 32768 + 77];
 
 describe("native float sums add in the documented lane order", () => {
   nativeIt("float32 -> float32 (float runs), float64, and float32 -> float64, rows of every length, on every unit", () => {
@@ -74,6 +76,11 @@ describe("native float sums add in the documented lane order", () => {
         expect(Object.is(torch.sum(f32).item(), Math.fround(modelSum(x, true))), `float32 ${what}`).toBe(true);
         expect(Object.is(torch.sum(f64).item(), modelSum(x, false)), `float64 ${what}`).toBe(true);
         expect(Object.is(torch.sum(f32, { dtype: torch.float64 }).item(), modelSum(x, false)), `float32 -> float64 ${what}`).toBe(true);
+        if (n > 4 * BLOCK) {  // one thread: a single chunk of every block, four at a time
+          torch.set_num_threads(1);
+          expect(Object.is(torch.sum(f32).item(), Math.fround(modelSum(x, true))), `float32 ${what} one thread`).toBe(true);
+          torch.set_num_threads(defaultThreads);
+        }
       }
     }
   });
@@ -81,7 +88,7 @@ describe("native float sums add in the documented lane order", () => {
   nativeIt("many rows at once (sum over the last dim), each row as alone, on any thread count", () => {
     for (const isa of ISAS) {
       _set_native_isa(isa);
-      for (const n of [0, 1, 6, 8, 40, 63, 64, 65, 200, 1000, 1100]) {
+      for (const n of [0, 1, 6, 8, 40, 63, 64, 65, 200, 1000, 1100, 2100]) {
         const rows = 37, x = values(rows * n, 7 * n + 3);
         const t = torch.tensor(x, { dtype: torch.float32 }).reshape(rows, n);
         const want = Array.from({ length: rows }, (_, r) => Math.fround(modelSum(x.slice(r * n, (r + 1) * n), true)));
