@@ -304,7 +304,7 @@ void conv2d_forward_implicit(const Geometry& g, View4<S> out, View4<S> in, const
         for (int64_t y = 0; y < g.H; ++y)
           for (int64_t x = 0; x < g.W; ++x) inside[y * Wp + x] = *in.at(n, c, y, x);
     }
-    own_conv_rows(ConvRowsProblem<S>{g.O, Np, K, wm.data, wm.rs, wm.cs, xp, off.data(), res, Np}, threads);
+    own_conv_rows(ConvRowsProblem<S>{g.O, Np, K, wm.data, wm.rs, wm.cs, xp, off.data(), res, Np, call}, threads);
     // the output: the first OW columns of each row of Wp, plus the bias (slow_conv2d_forward's
     // output.copy_(bias) then gemm with beta 1 rounds bias + sum once, as here)
     for (int64_t o = 0; o < g.O; ++o) {

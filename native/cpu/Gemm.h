@@ -40,6 +40,9 @@ struct ConvRowsProblem {
   const int64_t* off;
   S* c;
   int64_t rs_c;
+  // nonzero: A is the same matrix on every slice given this key (one convolution call's images), so a
+  // thread packs it for its first slice only; 0: A is packed for this slice
+  uint64_t a_key = 0;
 };
 
 // Products of m * n * k up to this are the small-size path's (h_smallmm: single-thread or unpacked

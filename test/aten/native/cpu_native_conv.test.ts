@@ -117,8 +117,9 @@ describe("native conv2d paths (column chunks, 1x1, grouped grad_weight) agree wi
 });
 
 // The implicit-GEMM forward (stride 1, (Wp - OW) / Wp <= 1/8 with Wp = W + 2 pad_w, C*KH*KW >= 32: Conv.cc use_implicit):
-// the padded image's shifted windows as B's rows, A packed once per call into row panels (12 rows on
-// AVX-512, 6 on AVX2/default, with 1/3 and 2/3 height tail tiles), tasks of 8 column panels. Each case
+// the padded image's shifted windows as B's rows, A packed once per call and thread into row panels
+// (12 rows on AVX-512, 6 on AVX2/default, with 1/3 and 2/3 height tail tiles; 8-row tiles on AVX-512
+// where 8 divides the outputs and 12 does not), tasks of 8 column panels. Each case
 // is run on the implicit path ("auto") and on the im2col path and compared with the TypeScript loops;
 // every case here satisfies the predicate (checked below, so a case cannot silently test im2col only).
 // grad_input (stride 1, pad <= dilation * (kernel - 1)) is the same path run on grad_output padded by
@@ -126,8 +127,10 @@ describe("native conv2d paths (column chunks, 1x1, grouped grad_weight) agree wi
 // geometry satisfies the predicate: pad' = 1, 2, (4, 2), (0, 1), 1), checked against the TypeScript
 // loops on both paths.
 const implicitCases: [string, number[], number[], Record<string, unknown>, boolean][] = [
-  // 64 -> 64 channels (AVX-512: 5 tiles of 12 + a 4-row tail), W 30: Wp 32, 17 x 32 = 544 columns = 17 panels of 32 (3 tasks)
+  // 64 -> 64 channels (AVX-512: 8 tiles of 8), W 30: Wp 32, 17 x 32 = 544 columns = 17 panels of 32 (3 tasks)
   ["3x3 pad 1, 64 -> 64, several tasks", [1, 64, 17, 30], [64, 64, 3, 3], { padding: 1 }, true],
+  // 16 outputs (AVX-512: 2 tiles of 8), three images: a thread's later images reuse its pack of A
+  ["3x3 pad 1, 16 outputs, three images", [3, 8, 9, 30], [16, 8, 3, 3], { padding: 1 }, true],
   // 13 outputs (12 + 1 / 6 + 6 + 1), a partial last panel (9 x 19 = 171 columns), strided input
   ["3x3 pad 1, 13 outputs, channels-last input", [3, 5, 9, 17], [13, 5, 3, 3], { padding: 1 }, false],
   // 7 outputs (AVX-512: a 8-row tail tile), 5x5 pad 2, dilation 1: Wp 36, OW 32
