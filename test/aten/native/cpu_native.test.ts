@@ -118,8 +118,8 @@ describe("intra-op threads", () => {
   native("results do not depend on the thread count", () => {
     torch.manual_seed(1);
     const a = torch.randn(100, 1001), b = torch.randn(1001), c = torch.randn(1001, 100).t();
-    // 6 blocks of 32768 and a short one: the float32 sum takes whole blocks two at a time within a
-    // thread's share (sum2_f32_runs), so which blocks pair up changes with the thread count
+    // 6 blocks of 32768 and a short one: the float32 sum takes up to four whole blocks at a time within
+    // a thread's share (sum_rows_f32_runs), so which blocks go together changes with the thread count
     const big = torch.randn(6 * 32768 + 77);
     const run = () => [torch.add(a, b, { alpha: -2 }), torch.mul(a, c), torch.tanh(c), torch.sum(a), torch.sum(a, 1), torch.sum(c, 0), torch.mean(a, [0, 1]), torch.sum(big)].map(bits);
     const results = [1, 2, 3, 4, 5].map((n) => {
