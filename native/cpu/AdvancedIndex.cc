@@ -23,9 +23,8 @@
 // TypeScript kernel's): duplicate indices then add up in that order with accumulate, and without it
 // the last write wins, as in the serial CPU loop (PyTorch parallelizes the non-accumulating loop,
 // where which duplicate wins is unspecified). It runs on one thread, but where whole rows of self are
-// selected (index values constant along the innermost dim): there the row's columns are split over
-// the pool, each thread taking every row in order over its columns (index_put_columns). index runs
-// on the pool.
+// selected (index values constant along the innermost dim): there each row has one owning thread,
+// which writes it in the serial order (index_put_split). index runs on the pool.
 // Where the index values are constant along the innermost dim (a row gather: `x[idx]` of a matrix
 // takes whole rows), each row is one offset computation and a contiguous copy.
 #include "AdvancedIndex.h"
@@ -246,18 +245,46 @@ bool dst_non_overlapping(const Plan& p, const Indexed& idx) {
 }
 
 // index_put_ where every index stays constant along the innermost dim (a row of self selected whole,
-// `x[rows] = v`) of a self without overlap: the innermost dim's columns split over the pool in blocks
-// of 64 bytes, each thread walking every row in the serial order over its own columns. Each element of
-// self is then written by one thread, in the serial loop's order (the last duplicate wins; sums add
-// in index order): the serial loop's result.
+// `x[rows] = v`) of a self without overlap. Two rows written are then the same row or disjoint, so
+// each row can have one owner: the thread whose share of self's address range holds the row's start.
+// Every thread walks all rows in the serial order and writes only its own (the last duplicate wins;
+// sums add in index order: the serial loop's result, bit for bit), whole and contiguous.
+// (Splitting the columns instead, each thread taking its part of every row, ran slower than one
+// thread: 1024 random rows of 4 KiB, 2 threads, C++ harness, ms: serial 0.088, columns 0.126-0.159,
+// owners 0.049-0.051. The column split is kept where there are too few rows to share out.)
 template <typename T, bool Accumulate>
-bool index_put_columns(const Plan& p, const Indexed& idx) {
-  if (get_num_threads() < 2 || p.ndim < 2 || p.strides[0][0] != static_cast<int64_t>(sizeof(T))) return false;
+bool index_put_split(const Plan& p, const Indexed& idx) {
+  const int nt = get_num_threads();
+  if (nt < 2 || p.ndim < 2 || p.strides[0][0] != static_cast<int64_t>(sizeof(T)) || p.numel < GRAIN_SIZE) return false;
   for (int j = 0; j < idx.n; ++j)
     if (p.strides[2 + j][0] != 0) return false;
   if (!dst_non_overlapping(p, idx)) return false;
-  constexpr int64_t kBlock = 64 / sizeof(T);
   const int64_t cols = p.shape[0], rows = p.numel / cols;
+  if (rows >= 8 * static_cast<int64_t>(nt)) {
+    // the bytes where a row may start: self's base plus its plan dims (but the row's own) and indexed dims
+    int64_t lo = 0, hi = 0;
+    for (int d = 1; d < p.ndim; ++d) (p.strides[0][d] >= 0 ? hi : lo) += p.strides[0][d] * (p.shape[d] - 1);
+    for (int j = 0; j < idx.n; ++j) (idx.stride[j] >= 0 ? hi : lo) += idx.stride[j] * (idx.size[j] - 1);
+    const int64_t span = hi - lo + 1;
+    const char* first = p.base[0] + lo;
+    parallel_for(0, nt, 1, [&](int64_t b, int64_t e) {
+      run_range(p, [&](char** ptr, const int64_t* s, int64_t n) {
+        int64_t off = 0;
+        selected(idx, ptr, 0, s, &off);
+        const int64_t owner = (ptr[0] + off - first) * nt / span;
+        if (owner < b || owner >= e) return;
+        char* dst = ptr[0] + off;
+        const char* val = ptr[1];
+        constexpr int64_t z = sizeof(T);
+        if (!Accumulate && s[1] == z) std::memcpy(dst, val, static_cast<size_t>(n * z));
+        else for (int64_t i = 0; i < n; ++i) put<T, Accumulate>(dst + i * z, val + i * s[1]);
+      }, 0, p.numel);
+    });
+    return true;
+  }
+  // few rows: the innermost dim's columns split over the pool in blocks of 64 bytes, each thread
+  // walking every row in the serial order over its own columns
+  constexpr int64_t kBlock = 64 / sizeof(T);
   const int64_t blocks = (cols + kBlock - 1) / kBlock;
   if (blocks < 2) return false;
   parallel_for(0, blocks, std::max<int64_t>(1, GRAIN_SIZE / (rows * kBlock)), [&](int64_t b, int64_t e) {
@@ -288,7 +315,7 @@ bool indices_in_range(const Plan& p, const Indexed& idx) {
 
 template <typename T, bool Accumulate>
 void index_put_run(const Plan& p, const Indexed& idx) {
-  if (!index_put_columns<T, Accumulate>(p, idx)) index_put_serial<T, Accumulate>(p, idx);
+  if (!index_put_split<T, Accumulate>(p, idx)) index_put_serial<T, Accumulate>(p, idx);
 }
 
 template <bool Accumulate>

@@ -125,7 +125,7 @@ describe("index_put_: x[indices] = v", () => {
     }
   });
 
-  native("whole rows selected: the row's columns split over the threads, every row in order on each (duplicates as the serial loop)", () => {
+  native("whole rows selected: each row written by one owning thread (a few long rows: the columns split), in the serial order", () => {
     torch.manual_seed(17);
     const idx = torch.randint(0, 12, [200]); // many duplicates
     for (const dtype of [torch.uint8, torch.int16, torch.float32, torch.float64, torch.int64]) {
@@ -141,6 +141,11 @@ describe("index_put_: x[indices] = v", () => {
       const v3 = values([200, 5, 40], dtype, 21);
       same(`${dtype} 3-d x[idx] += v`, () => b3.clone().index_put_([idx], v3, true), "index_put_stub");
       same(`${dtype} permuted x[idx] = v`, () => values([5, 12, 40], dtype, 22).permute(1, 0, 2).index_put_([idx], v3), "index_put_stub");
+      // six rows (fewer than 8 per thread) of 6000: the columns split; duplicates among them
+      const few = torch.tensor([2, 0, 2, 1, 0, 2]);
+      const bf = values([3, 6000], dtype, 23), vf = values([6, 6000], dtype, 24);
+      same(`${dtype} x[few] = v, rows of 6000`, () => bf.clone().index_put_([few], vf), "index_put_stub");
+      same(`${dtype} x[few] += v, rows of 6000`, () => bf.clone().index_put_([few], vf, true), "index_put_stub");
     }
   });
 
