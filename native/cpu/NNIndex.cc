@@ -9,12 +9,14 @@
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "NN.h"
 #include "ThreadPool.h"
 #include "TypedArg.h"
 #include "kernels.h"
+#include "nn_kernels.h"
 
 namespace glasstorch {
 namespace {
@@ -129,6 +131,14 @@ void walk_lines(const Geometry& g, const int64_t* index, int64_t b, int64_t e, F
   }
 }
 
+// the selected unit's gather along one contiguous line (nn_kernels.inc), by element size
+inline bool gather_line(const int64_t* idx, int64_t n, const uint32_t* src, int64_t bound, uint32_t* dst) {
+  return selected_nn_kernels().gather_line32(idx, n, src, bound, dst);
+}
+inline bool gather_line(const int64_t* idx, int64_t n, const uint64_t* src, int64_t bound, uint64_t* dst) {
+  return selected_nn_kernels().gather_line64(idx, n, src, bound, dst);
+}
+
 template <int N>
 struct Bytes { char b[N]; };  // an element moved as its bytes (16: complex128)
 
@@ -141,6 +151,19 @@ bool run_gather_scatter(const Geometry& g, const int64_t* index, char* self, cha
   const int64_t ss = g.st[1][g.dim], bound = g.bound;
   std::atomic<bool> bad{false};
   parallel_for(0, g.outer, at_least_1(GRAIN_SIZE / at_least_1(g.len)), [&](int64_t b, int64_t e) {
+    if constexpr (MODE == 0 && (std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>)) {
+      // lines along a dim contiguous in all three (gather's last dim, as a rule): the unit's vector gather
+      if (!g.plane && g.st[0][g.dim] == 1 && g.st[2][g.dim] == 1 && ss == 1 && bound > 0) {
+        bool ok = true;
+        for (int64_t t = b; t < e; ++t) {
+          int64_t o[3];
+          g.line_offsets(t, o);
+          ok &= gather_line(index + o[0], g.len, S + o[1], bound, X + o[2]);
+        }
+        if (!ok) bad = true;
+        return;
+      }
+    }
     if constexpr (MODE == 0) {
       bool ok = true;
       walk_lines(g, index, b, e, [&](int64_t v, int64_t so, int64_t xo) {

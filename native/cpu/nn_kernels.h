@@ -1,4 +1,4 @@
-// The NN kernel table (softmax, layer/batch norm, pooling) each instruction-set unit fills:
+// The NN kernel table (softmax, layer/batch norm, pooling, gather's lines) each instruction-set unit fills:
 // nn_kernels.inc compiled three times (nn_kernels_{default,avx2,avx512}.cc, with the flags of the
 // pointwise units). NN.cc picks the table matching the capability cpu_features.cc selected, and
 // splits the work over the thread pool; a table entry handles one contiguous slice of that work.
@@ -45,6 +45,10 @@ struct NNKernelTable {
   const char* name;  // "DEFAULT", "AVX2", "AVX512"
   NNKernelsOf<float> f32;
   NNKernelsOf<double> f64;
+  // gather along a contiguous line, 4- and 8-byte elements moved as bits: dst[i] = src[idx[i]], i < n;
+  // false when an index is outside [0, bound) (that element reads src[0]); bound > 0
+  bool (*gather_line32)(const int64_t* idx, int64_t n, const uint32_t* src, int64_t bound, uint32_t* dst);
+  bool (*gather_line64)(const int64_t* idx, int64_t n, const uint64_t* src, int64_t bound, uint64_t* dst);
 };
 
 extern const NNKernelTable kNNKernelsDefault;

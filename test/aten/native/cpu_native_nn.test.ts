@@ -441,6 +441,31 @@ native("index kernels", () => {
       }
     });
   }
+  it("gather along a contiguous last dim (the units' vector gathers): 4- and 8-byte elements, vector lanes and tails, a bad index in a lane", () => {
+    for (const dt of [torch.float32, torch.int32, torch.float64, torch.int64]) {
+      const self = typed([3, 50], dt, 11);
+      for (const len of [8, 37, 64]) {
+        const index = randIndex([3, len], 50, 12 + len);
+        compare(() => [torch.gather(self, 1, index)], ["gather_stub"], EXACT);
+      }
+      // NaN payloads and -0 move as bits (a gather instruction loads, it computes nothing)
+      if (dt.is_floating_point) {
+        const special = self.clone();
+        special.set(0, 3, NaN);
+        special.set(1, 7, -0);
+        compare(() => [torch.gather(special, 1, torch.tensor([[3, 3, 0, 1, 2, 3, 4, 5, 3], [7, 7, 7, 7, 7, 7, 7, 7, 7], [0, 0, 0, 0, 0, 0, 0, 0, 0]]))], ["gather_stub"], EXACT);
+      }
+    }
+    const x = randn([4, 40], torch.float32, 13);
+    for (const unit of UNITS) {
+      if (!_set_native_isa(unit)) continue;
+      for (const [pos, v] of [[5, 40], [17, -1], [33, 1 << 40]] as const) {
+        const idx = randIndex([4, 36], 40, 14);
+        idx.set(2, pos, v);
+        expect(() => torch.gather(x, 1, idx), `${unit}: index ${v} at ${pos}`).toThrow(`index ${v} is out of bounds for dimension 1 with size 40`);
+      }
+    }
+  });
   it("scatter_reduce sum and mean run natively; prod, amax and amin stay in TypeScript", () => {
     const self = randn([4, 5], torch.float32, 1), src = randn([6, 5], torch.float32, 2);
     const index = randIndex([6, 5], 4, 3);
