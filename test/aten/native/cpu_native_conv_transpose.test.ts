@@ -1,4 +1,4 @@
-// The native conv_transpose2d forward (NativeConvTranspose.ts: the own GEMM + col2im) against the
+// The native conv_transpose2d forward (NativeConvTranspose.ts: Conv.cc's grad_input path) against the
 // TypeScript kernel (conv/ConvKernels.ts, which sums each output element in double and rounds once):
 // float32 and float64, stride, padding, output_padding, dilation, bias, groups (channel slices), on every
 // unit. The GEMM's sums differ from the TS kernel's in the last bits, so each element is checked within
@@ -47,6 +47,25 @@ describe("native conv_transpose2d", () => {
           const bad = got.findIndex((v, i) => !(Math.abs(v - want[i]) <= (terms + 2) * eps * mag[i]));
           expect(bad === -1 ? null : { at: bad, got: got[bad], want: want[bad], bound: (terms + 2) * eps * mag[bad] }, what).toBeNull();
         }
+      }
+    }
+  });
+
+  nativeIt("stride 1 on rows wide enough for the implicit GEMM (no columns), and a strided weight, within the bound", () => {
+    for (const isa of ISAS) {
+      _set_native_isa(isa);
+      torch.manual_seed(21);
+      // 8 input channels (72 taps), 24 columns: the padded row 26 is within 1/8 of it (Conv.cc use_implicit)
+      const x = torch.randn(2, 8, 5, 24), w = torch.randn(8, 6, 3, 3), b = torch.randn(6);
+      const wt = torch.randn(6, 8, 3, 3).transpose(0, 1); // [8, 6, 3, 3] with strides of a transpose
+      for (const [name, ww, bb] of [["contiguous", w, b], ["strided weight", wt, null]] as const) {
+        const f = (xx: torch.Tensor, www: torch.Tensor, bbb: torch.Tensor | null) => F.conv_transpose2d(xx, www, bbb, 1, 1);
+        const what = `${name} [${isa}]`;
+        expect(kernelsRan(() => f(x, ww, bb)), what).toContain("slow_conv_transpose2d_stub:native");
+        const got = flat(f(x, ww, bb)), want = flat(underTs(() => f(x, ww, bb)));
+        const mag = flat(underTs(() => f(x.abs(), ww.abs(), bb && bb.abs())));
+        const bad = got.findIndex((v, i) => !(Math.abs(v - want[i]) <= (72 + 2) * 2 ** -24 * mag[i]));
+        expect(bad === -1 ? null : { at: bad, got: got[bad], want: want[bad] }, what).toBeNull();
       }
     }
   });

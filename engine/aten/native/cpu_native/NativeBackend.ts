@@ -78,6 +78,8 @@ export interface NativeAddon {
   /** native/cpu/Fill.cc: elements [offset, offset + numel) of view become pattern's bytes (parallel); false if it declines. */
   fill_bytes(view: ArrayBufferView, offset: number, numel: number, pattern: Uint8Array): boolean;
   conv2d_backward(dtype: number, meta: Float64Array, gradInput: ArrayBufferView | null, gradWeight: ArrayBufferView | null, gradBias: ArrayBufferView | null, gradOutput: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView): boolean;
+  /** Conv.cc: the transposed convolution's forward as the grad_input of the convolution it transposes, then the bias; meta: that convolution's geometry, then the views of output, weight, input, bias. */
+  conv_transpose2d(dtype: number, meta: Float64Array, out: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView, bias: ArrayBufferView | null): boolean;
   // native/cpu/Random.cc: each advances `state` (mt19937.stateArray()) in place; false declines
   rng_uniform(state: Uint32Array, out: Float32Array | Float64Array, off: number, n: number, from: number, to: number): boolean;
   rng_normal(state: Uint32Array, out: Float32Array, off: number, n: number, mean: number, std: number): boolean;

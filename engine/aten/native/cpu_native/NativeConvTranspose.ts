@@ -1,9 +1,13 @@
-// The native transposed 2-d convolution's forward (slow_conv_transpose2d_stub, conv/ConvKernels.ts), as
-// NaiveConvolutionTranspose2d.cpp computes it: per image, the columns W^T @ x (the own GEMM: weight
-// [C, O*kh*kw] read transposed, x [C, H*W]) folded back into the output by col2im (Im2Col.cc), then the
-// bias. float32 and float64, contiguous operands; the others run the TypeScript kernel (which sums each
-// output element in double and rounds once: here the GEMM's float sums with FMA and col2im's float adds,
-// within the usual GEMM rounding bound, as conv2d's native path). The backward stays in TypeScript.
+// The native transposed 2-d convolution's forward (slow_conv_transpose2d_stub, conv/ConvKernels.ts).
+// NaiveConvolutionTranspose2d.cpp computes it per image as the columns W^T @ x folded back into the
+// output by col2im, then the bias: exactly the grad_input of the convolution it transposes, with x as
+// that convolution's grad_output. So Conv.cc's conv2d backward computes it (conv_transpose2d): the
+// columns a chunk of rows at a time in a per-thread buffer that stays in L2, whole images per thread,
+// or at stride 1 the implicit-GEMM forward (no columns at all). float32 and float64, groups of one
+// (the caller passes each group's channel slices); the others run the TypeScript kernel, which sums
+// each output element in double and rounds once (here the GEMM's float sums with FMA and col2im's
+// float adds, within the usual GEMM rounding bound, as conv2d's native path). The backward stays in
+// TypeScript.
 
 import { ScalarType } from "../../../c10/ScalarType.js";
 import { typedView } from "../../../c10/ElementAccess.js";
@@ -11,44 +15,33 @@ import type { Tensor } from "../../core/Tensor.js";
 import { slow_conv_transpose2d_stub } from "../conv/ConvKernels.js";
 import type { NativeAddon } from "./NativeBackend.js";
 
-const gemmMeta = new Float64Array(14);
-const geometry = new Float64Array(14);
+const GEO = 16;
+const meta = new Float64Array(GEO + 17);
 
-const contiguous = (t: Tensor) => t._impl.is_contiguous();
 const view = (t: Tensor) => typedView(t._impl.storage, t.dtype) as unknown as ArrayBufferView;
+
+/** offset and the 4 strides of a 4-d tensor (or offset and stride of a 1-d one) at meta[at]. */
+function putView(at: number, t: Tensor): void {
+  meta[at] = t._impl.storage_offset();
+  const s = t._impl.strides();
+  for (let d = 0; d < s.length; d++) meta[at + 1 + d] = s[d];
+}
 
 export function registerConvTransposeKernels(addon: NativeAddon): void {
   slow_conv_transpose2d_stub.register("native", (output, input, weight, bias, a) => {
     const st = input.dtype.scalarType;
     if (st !== ScalarType.Float && st !== ScalarType.Double) return false;
     if ([output, weight, bias].some((t) => t !== null && t.dtype.scalarType !== st)) return false;
-    if (input.dim() !== 4 || weight.dim() !== 4 || output.dim() !== 4 || ![output, input, weight].every(contiguous)) return false;
+    if (input.dim() !== 4 || weight.dim() !== 4 || output.dim() !== 4) return false;
     const [N, C, H, W] = input.shape, [WC, O, KH, KW] = weight.shape, [, , OH, OW] = output.shape;
     if (WC !== C || (bias !== null && (bias.dim() !== 1 || bias.shape[0] !== O))) return false;
     if ([input, weight, bias].some((t) => t !== null && t._impl.storage === output._impl.storage)) return false; // (an out= over an operand)
-    const rows = O * KH * KW, L = H * W;
-    const cols = st === ScalarType.Float ? new Float32Array(N * rows * L) : new Float64Array(N * rows * L);
-    const x = view(input), w = view(weight);
-    for (let n = 0; n < N; n++) {
-      // cols[n] (rows x L) = weight^T (rows x C: element (r, c) at c * rows + r) @ input[n] (C x L)
-      gemmMeta.set([rows, L, C, 1, 0, weight._impl.storage_offset(), 1, rows, input._impl.storage_offset() + n * C * L, L, 1, n * rows * L, L, 1]);
-      if (!addon.gemm(st, gemmMeta, w, x, cols)) return false; // (only the first can decline: same dtype, same shapes)
-    }
-    // fold the columns: the image N x O x OH x OW, the blocks H x W
-    geometry.set([N, O, OH, OW, H, W, KH, KW, a.dilation[0], a.dilation[1], a.padding[0], a.padding[1], a.stride[0], a.stride[1]]);
-    const out = view(output) as unknown as Float32Array, off = output._impl.storage_offset();
-    if (!addon.col2im(st, cols, 0, out, off, geometry)) return false;
-    if (bias !== null) {
-      // the bias after the fold (NaiveConvolutionTranspose2d.cpp), one add in the dtype
-      const b = bias.contiguous();
-      const bv = view(b) as unknown as Float32Array, bo = b._impl.storage_offset(), plane = OH * OW;
-      for (let n = 0; n < N; n++) {
-        for (let o = 0; o < O; o++) {
-          const v = bv[bo + o], at = off + (n * O + o) * plane;
-          for (let e = at; e < at + plane; e++) out[e] += v;
-        }
-      }
-    }
-    return true;
+    // the convolution transposed: input [N, O, OH, OW] -> output [N, C, H, W] with weight [C, O, KH, KW]
+    meta.set([N, O, OH, OW, C, KH, KW, H, W, a.stride[0], a.stride[1], a.padding[0], a.padding[1], a.dilation[0], a.dilation[1], 1]);
+    putView(GEO, output);
+    putView(GEO + 5, weight);
+    putView(GEO + 10, input);
+    if (bias !== null) putView(GEO + 15, bias);
+    return addon.conv_transpose2d(st, meta, view(output), view(input), view(weight), bias === null ? null : view(bias));
   });
 }
