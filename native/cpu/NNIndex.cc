@@ -23,17 +23,46 @@ namespace {
 
 constexpr int kMaxIndexDims = 25;
 
+// index_select's index values in [0, dim), checked over the pool; a contiguous index first by the OR of
+// its values (one vector op per value on the baseline unit, which has no 64-bit compare): every value
+// is at most the OR, so an OR below dim settles it (dim a power of two, no negative value); otherwise
+// each value is compared. (Run by the calling thread alone, the compares were a tenth of an embedding
+// of 65536 rows of 64 floats, with the other thread waiting.)
+template <typename I>
+bool index_in_range(const I* index, int64_t n, int64_t stride, int64_t dim) {
+  std::atomic<bool> bad{false};
+  using U = std::make_unsigned_t<I>;
+  parallel_for(0, n, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+    if (stride == 1) {
+      U any = 0;
+      for (int64_t i = b; i < e; ++i) any |= static_cast<U>(index[i]);
+      if (static_cast<uint64_t>(any) < static_cast<uint64_t>(dim)) return;
+    }
+    bool ok = true;
+    for (int64_t i = b; i < e; ++i) ok &= index[i * stride] >= 0 && index[i * stride] < dim;
+    if (!ok) bad = true;
+  });
+  return !bad;
+}
+
+// rows [b, e) of dst (outer, n, row bytes): row t = (o, i) is src's row (o, index[i]). Every operand is
+// a parameter (a register), not a capture the copies' calls made the loop reload (embedding of 65536
+// rows of 64 floats, 2 threads: 0.30-0.37 -> 0.27-0.29 ms; a fixed-size inline copy of 256 bytes, SSE
+// moves on this baseline unit, 0.31-0.35).
+template <typename I>
+void copy_rows(char* d, const char* s, int64_t row, int64_t dim, const I* ix, int64_t stride, int64_t n, int64_t b, int64_t e) {
+  int64_t i = b % n;
+  const char* src = s + (b / n) * dim * row;  // (o, i) stepped along with t rather than divided out of it
+  for (int64_t t = b; t < e; ++t) {
+    std::memcpy(d + t * row, src + static_cast<int64_t>(ix[i * stride]) * row, static_cast<size_t>(row));
+    if (++i == n) i = 0, src += dim * row;
+  }
+}
+
 // index_select(itemsize, dst, dstOffset, src, srcOffset, outer, srcDimSize, inner, index: BigInt64Array | Int32Array,
 //              indexOffset, indexStride, n)
 // contiguous src (outer, srcDimSize, inner) -> dst (outer, n, inner); offsets in elements. The index is read
 // where it lies (int64 or int32, any stride): false, before anything is written, for one outside [0, srcDimSize).
-template <typename I>
-bool index_in_range(const I* index, int64_t n, int64_t stride, int64_t dim) {
-  bool ok = true;
-  for (int64_t i = 0; i < n; ++i) ok &= index[i * stride] >= 0 && index[i * stride] < dim;
-  return ok;
-}
-
 Napi::Value IndexSelect(const Napi::CallbackInfo& info) {
   const int64_t item = info[0].As<Napi::Number>().Int64Value();
   const int64_t dst_off = info[2].As<Napi::Number>().Int64Value(), src_off = info[4].As<Napi::Number>().Int64Value();
@@ -62,13 +91,8 @@ Napi::Value IndexSelect(const Napi::CallbackInfo& info) {
   char* d = dst.data + dst_off * item;
   const char* s = src.data + src_off * item;
   parallel_for(0, outer * n, at_least_1(GRAIN_SIZE / at_least_1(inner)), [&](int64_t b, int64_t e) {
-    // (o, i) stepped along with t rather than divided out of it
-    int64_t o = b / n, i = b % n;
-    for (int64_t t = b; t < e; ++t) {
-      const int64_t k = long_index ? ix64[i * ix_stride] : ix32[i * ix_stride];
-      std::memcpy(d + t * row, s + (o * dim + k) * row, row);
-      if (++i == n) i = 0, ++o;
-    }
+    if (long_index) copy_rows(d, s, row, dim, ix64, ix_stride, n, b, e);
+    else copy_rows(d, s, row, dim, ix32, ix_stride, n, b, e);
   });
   return Napi::Boolean::New(info.Env(), true);
 }

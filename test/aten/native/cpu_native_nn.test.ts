@@ -481,6 +481,18 @@ native("index kernels", () => {
     const target = torch.zeros([3, 4]);
     expect(() => target.scatter_(0, torch.tensor([[0, 1, 2, -1]]), x)).toThrow("index -1 is out of bounds for dimension 0 with size 3");
     expect(() => torch.index_select(x, 1, torch.tensor([4]))).toThrow("index out of range in self");
+    // long indices (checked over the pool, by the OR of the values first): one bad value deep inside, for a
+    // power-of-two size (the OR is caught) and another (each value compared), int64 and int32, and negative
+    const table = randn([64, 5], torch.float32, 4), odd = randn([60, 5], torch.float32, 5);
+    for (const dtype of [torch.int64, torch.int32]) {
+      for (const [t, bad] of [[table, 64], [odd, 60], [table, -1], [odd, -3]] as const) {
+        const idx = randIndex([70000], 60, 6).to(dtype);
+        expect(() => torch.index_select(t, 0, idx), `${dtype} in range`).not.toThrow();
+        idx.set(51234, bad);
+        expect(() => torch.index_select(t, 0, idx), `${dtype} ${bad}`).toThrow("index out of range in self");
+        expect(() => torch.nn.functional.embedding(idx, t), `embedding ${dtype} ${bad}`).toThrow("index out of range in self");
+      }
+    }
     // the scatters' range check ORs the indices first: an OR below the bound settles it, else each is compared
     const src = randn([64, 1024], torch.float32, 2);
     const idx = randIndex([64, 1024], 1024, 3);
