@@ -219,7 +219,18 @@ bool indices_in_range(const Geometry& g, const int64_t* index) {
   const uint64_t bound = static_cast<uint64_t>(g.bound);
   parallel_for(0, g.outer, at_least_1(GRAIN_SIZE / at_least_1(g.len)), [&](int64_t b, int64_t e) {
     uint64_t any = 0;
-    walk_lines(g, index, b, e, [&](int64_t v, int64_t, int64_t) { any |= static_cast<uint64_t>(v); });
+    if (!g.plane && g.st[0][g.dim] == 1) {
+      // lines contiguous in the index (the usual case): a plain loop over each, which GCC vectorizes
+      // (through walk_lines' callback it ran one value at a time: 15% of a 1024 x 1024 scatter_add)
+      for (int64_t t = b; t < e; ++t) {
+        int64_t o[3];
+        g.line_offsets(t, o);
+        const int64_t* ip = index + o[0];
+        for (int64_t i = 0; i < g.len; ++i) any |= static_cast<uint64_t>(ip[i]);
+      }
+    } else {
+      walk_lines(g, index, b, e, [&](int64_t v, int64_t, int64_t) { any |= static_cast<uint64_t>(v); });
+    }
     if (any < bound) return;
     bool ok = true;
     walk_lines(g, index, b, e, [&](int64_t v, int64_t, int64_t) { ok &= static_cast<uint64_t>(v) < bound; });
