@@ -345,6 +345,12 @@ Napi::Value Upsample2d(const Napi::CallbackInfo& info) {
         const T* plane = x + p * IH * IW;
         T* out = y + row * OW;
         if (!bilinear) {
+          // an output row from the same source row as the one above it (every row but the first at
+          // scale 2 and up) is a copy of that row, when this thread wrote that row
+          if (row > b && oy > 0 && hi0[oy] == hi0[oy - 1]) {
+            std::memcpy(out, out - OW, static_cast<size_t>(OW) * sizeof(T));
+            continue;
+          }
           const T* src = plane + hi0[oy] * IW;
           for (int64_t ox = 0; ox < OW; ++ox) out[ox] = src[wi0[ox]];
           continue;

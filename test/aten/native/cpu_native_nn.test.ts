@@ -195,10 +195,29 @@ native("upsample: bilinear and nearest (UpSampleKernel.cpp), the TS kernel's sou
         F.interpolate(x, { scale_factor: 3, mode: "nearest" }),
         F.interpolate(x, { size: [5, 30], mode: "nearest" }),
         F.interpolate(randn([2, 3, 11], dt, 22), { size: 25, mode: "nearest" }),
+        // nearest rows repeated from the row above (copied), irregularly at 1.5, and across the two
+        // threads' chunks: 246 rows of 200 split at row 123, the second of a repeated pair
+        F.interpolate(randn([1, 3, 41, 100], dt, 25), { scale_factor: 2, mode: "nearest" }),
+        F.interpolate(randn([2, 2, 30, 70], dt, 26), { scale_factor: 1.5, mode: "nearest" }),
       ];
       compare(f, ["upsample_bilinear2d_kernel", "upsample_nearest2d_kernel"], EXACT);
     });
   }
+});
+
+native("upsample nearest on 2 threads: a row copied from the row above only where this thread wrote it", () => {
+  it("the first row of the second thread's chunk is computed, not read before the first thread writes it", () => {
+    const F = torch.nn.functional;
+    torch.set_num_threads(2);
+    const a = randn([1, 3, 41, 100], torch.float32, 27), b = randn([1, 3, 41, 100], torch.float32, 28);
+    const want = flatUnderTs(() => [F.interpolate(b, { scale_factor: 2, mode: "nearest" })])[0];
+    for (let i = 0; i < 20; i++) {
+      F.interpolate(a, { scale_factor: 2, mode: "nearest" }).dispose(); // a's rows left in the block b's result reuses
+      const got = F.interpolate(b, { scale_factor: 2, mode: "nearest" });
+      expectClose(flat(got), want, 0, 0, `call ${i}`);
+      got.dispose();
+    }
+  });
 });
 
 native("group norm", () => {

@@ -71,8 +71,8 @@ export function adaptive_max_pool2d_out_cpu(input: Tensor, outputSize: number[],
   }
   if (outputSize.length !== 2) throw new RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2");
   const sizes = ndim === 3 ? [input.shape[0], ...outputSize] : [input.shape[0], input.shape[1], ...outputSize];
-  const output = structuredOutput(input, sizes, input.dtype, out, mode);
-  const idx = structuredOutput(input, sizes, int64, indices, mode);
+  const output = structuredOutput(input, sizes, input.dtype, out, mode, true); // (the kernels write every element)
+  const idx = structuredOutput(input, sizes, int64, indices, mode, true);
   if (!hasData(output)) return [output, idx];
   AT_DISPATCH("adaptive_max_pool2d", input.dtype.scalarType, [Double, Float, BFloat16]);
   if (output.numel() > 0) adaptive_max_pool2d_kernel.call("cpu", output, idx, input);

@@ -35,7 +35,7 @@ export function avg_pool2d_out_cpu(input: Tensor, kernelSize: number[], stride: 
   const OW = pooling_output_shape(W, kW, padW, dW, 1, ceilMode);
   pool2d_shape_check(input, kH, kW, dH, dW, padH, padW, 1, 1, nPlane, H, W, OH, OW);
   const sizes = input.dim() === 3 ? [nPlane, OH, OW] : [nbatch, nPlane, OH, OW];
-  const output = structuredOutput(input, sizes, input.dtype, out, mode);
+  const output = structuredOutput(input, sizes, input.dtype, out, mode, true); // (the kernels write every element)
   if (!hasData(output)) return output;
   AT_DISPATCH("avg_pool2d", input.dtype.scalarType, [Long, Double, Float, BFloat16]);
   if (output.numel() > 0) avg_pool2d_kernel.call("cpu", output, input, { kH, kW, dH, dW, padH, padW, dilationH: 1, dilationW: 1 }, countIncludePad, divisorOverride);

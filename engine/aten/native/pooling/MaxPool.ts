@@ -41,8 +41,8 @@ export function max_pool2d_with_indices_out_cpu(input: Tensor, kernelSize: numbe
   const OW = pooling_output_shape(W, kW, padW, dW, dilationW, ceilMode);
   pool2d_shape_check(input, kH, kW, dH, dW, padH, padW, dilationH, dilationW, nPlane, H, W, OH, OW);
   const sizes = input.dim() === 3 ? [nPlane, OH, OW] : [nbatch, nPlane, OH, OW];
-  const output = structuredOutput(input, sizes, input.dtype, out, mode);
-  const idx = structuredOutput(input, sizes, int64, indices, mode);
+  const output = structuredOutput(input, sizes, input.dtype, out, mode, true); // (the kernels write every element)
+  const idx = structuredOutput(input, sizes, int64, indices, mode, true);
   if (!hasData(output)) return [output, idx];
   AT_DISPATCH("max_pool2d", input.dtype.scalarType, [Double, Float, BFloat16]);
   if (output.numel() > 0) max_pool2d_kernel.call("cpu", output, idx, input, { kH, kW, dH, dW, padH, padW, dilationH, dilationW });

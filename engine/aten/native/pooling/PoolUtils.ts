@@ -86,12 +86,14 @@ export function checkDimRange(fn: string, t: Tensor, name: string, pos: number, 
 
 /**
  * set_output_raw_strided for a structured kernel: a new tensor (in the input's suggested memory format,
- * as the pooling meta functions ask), or the out= tensor checked and resized.
+ * as the pooling meta functions ask), or the out= tensor checked and resized. `uninitialized`: the new
+ * tensor's memory is not zeroed, for kernels that write every element (at::empty never zeroes; here
+ * the default does, for the backward kernels that accumulate into their result).
  */
-export function structuredOutput(like: Tensor, sizes: readonly number[], dt: dtype, out: Tensor | null, mode: StructuredMode): Tensor {
+export function structuredOutput(like: Tensor, sizes: readonly number[], dt: dtype, out: Tensor | null, mode: StructuredMode, uninitialized = false): Tensor {
   if (mode !== "out" || out === null) {
-    if (sizes.length === 4 && isChannelsLast(like)) return wrap(empty_strided_impl(sizes, channelsLastStrides(sizes), dt, like.device));
-    return wrap(empty_impl(sizes, dt, like.device));
+    if (sizes.length === 4 && isChannelsLast(like)) return wrap(empty_strided_impl(sizes, channelsLastStrides(sizes), dt, like.device, uninitialized));
+    return wrap(empty_impl(sizes, dt, like.device, uninitialized));
   }
   if (out.dtype !== dt) {
     throw new RuntimeError(`Expected out tensor to have dtype ${typeMetaName(dt.scalarType)}, but got ${typeMetaName(out.dtype.scalarType)} instead`);

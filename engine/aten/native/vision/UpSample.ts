@@ -94,7 +94,7 @@ function checkNonEmpty(input: Tensor, nd: number): void {
 export function upsample_nearest1d_out_cpu(input: Tensor, outputSize: number[], scales: number | null, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
   const full = upsample_1d_common_check(input.shape, outputSize);
   checkNonEmpty(input, 3);
-  const output = structuredOutput(input, full, input.dtype, out, mode);
+  const output = structuredOutput(input, full, input.dtype, out, mode, true); // (the kernels write every element)
   if (!hasData(output)) return output;
   AT_DISPATCH("compute_indices_weights_nearest", input.dtype.scalarType, [Double, Float, BFloat16]);
   if (output.numel() > 0) upsample_nearest_kernel.call("cpu", output, input, [scales]);
@@ -104,7 +104,7 @@ export function upsample_nearest1d_out_cpu(input: Tensor, outputSize: number[], 
 export function upsample_nearest2d_out_cpu(input: Tensor, outputSize: number[], scalesH: number | null, scalesW: number | null, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
   const full = upsample_2d_common_check(input.shape, outputSize);
   checkNonEmpty(input, 4);
-  const output = structuredOutput(input, full, input.dtype, out, mode);
+  const output = structuredOutput(input, full, input.dtype, out, mode, true); // (the kernels write every element)
   if (!hasData(output)) return output;
   AT_DISPATCH(kernelName(input, "upsample_nearest2d_channels_last", "compute_indices_weights_nearest"), input.dtype.scalarType, [Double, Float, BFloat16]);
   if (output.numel() > 0) upsample_nearest_kernel.call("cpu", output, input, [scalesH, scalesW]);
@@ -114,7 +114,7 @@ export function upsample_nearest2d_out_cpu(input: Tensor, outputSize: number[], 
 export function upsample_bilinear2d_out_cpu(input: Tensor, outputSize: number[], alignCorners: boolean, scalesH: number | null, scalesW: number | null, out: Tensor | null, mode: StructuredMode = "out"): Tensor {
   const full = upsample_2d_common_check(input.shape, outputSize);
   checkNonEmpty(input, 4);
-  const output = structuredOutput(input, full, input.dtype, out, mode);
+  const output = structuredOutput(input, full, input.dtype, out, mode, true); // (the kernels write every element)
   if (!hasData(output)) return output;
   AT_DISPATCH(kernelName(input, "upsample_bilinear2d_channels_last", "compute_indices_weights_linear"), input.dtype.scalarType, [Double, Float, BFloat16]);
   if (output.numel() > 0) upsample_bilinear2d_kernel.call("cpu", output, input, alignCorners, [scalesH, scalesW]);
