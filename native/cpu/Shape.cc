@@ -124,6 +124,30 @@ void copy_tiles(const Layout& L, int p, char* dst, const char* src) {
   });
 }
 
+// A short destination-contiguous dim (R elements, R = 2..4) just inside the source's unit-stride dim
+// p, which the destination steps by R: each destination run of np * R elements interleaves R source
+// runs (pixel_shuffle's rows at r = 2: out[2w + k] = in_k[w]). Square tiles would be R x 32 here, too
+// small to pay for themselves; a zip loop over whole runs reads and writes every line whole.
+template <typename T, int R>
+void copy_zip(const Layout& L, char* dst, const char* src) {
+  T* D = reinterpret_cast<T*>(dst);
+  const T* S = reinterpret_cast<const T*>(src);
+  const int in = L.nd - 1, p = L.nd - 2;
+  const int64_t np = L.size[p], si = L.src[in];
+  int64_t runs = 1;
+  for (int k = 0; k < p; ++k) runs *= L.size[k];
+  parallel_for(0, runs, at_least_1(GRAIN_SIZE / at_least_1(np * R)), [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {
+      int64_t d, s;
+      offsets_at(L, r, (1u << in) | (1u << p), d, s);
+      T* out = D + d;
+      const T* x = S + s;
+      for (int64_t a = 0; a < np; ++a)
+        for (int i = 0; i < R; ++i) out[a * R + i] = x[a + i * si];
+    }
+  });
+}
+
 template <typename T>
 bool copy_as(const Layout& L, char* dst, const char* src) {
   const int in = L.nd - 1;
@@ -131,6 +155,14 @@ bool copy_as(const Layout& L, char* dst, const char* src) {
   if (L.src[in] == 1) {
     copy_rows<T>(L, dst, src);
     return true;
+  }
+  if (in >= 1 && L.src[in - 1] == 1 && L.dst[in - 1] == L.size[in] && L.size[in - 1] >= 16) {
+    switch (L.size[in]) {
+      case 2: copy_zip<T, 2>(L, dst, src); return true;
+      case 3: copy_zip<T, 3>(L, dst, src); return true;
+      case 4: copy_zip<T, 4>(L, dst, src); return true;
+      default: break;
+    }
   }
   for (int p = 0; p < in; ++p) {
     if (L.src[p] == 1) {

@@ -99,6 +99,22 @@ nativeIt("pixel_shuffle and pixel_unshuffle: every dtype but int64, batch dims, 
     same(`${dt} unshuffle 2`, () => F.pixel_unshuffle(y, 2), ustubs);
     same(`${dt} unshuffle strided`, () => F.pixel_unshuffle(y.transpose(2, 3), 2), ustubs);
     same(`${dt} round trip`, () => F.pixel_unshuffle(F.pixel_shuffle(x.get(0), 3), 3), stubs);
+    // rows of 16 and more: each output row interleaves r input rows (Shape.cc copy_zip, r = 2 to 4)
+    for (const r of [2, 3, 4]) {
+      const z = values([3, r * r * 2, 6, 20], dt, 9 + r);
+      same(`${dt} shuffle ${r}, rows of 20`, () => F.pixel_shuffle(z, r), stubs);
+    }
+  }
+}, 120_000);
+
+nativeIt("copy_: a short destination-contiguous dim over a source row (interleaved runs), split over the threads", () => {
+  for (const dt of DTYPES) {
+    for (const k of [2, 3, 4, 5]) {
+      const x = values([400, k, 50], dt, 20 + k); // 400 runs of 50 x k: two tasks on 2 threads
+      same(`${dt} [400, ${k}, 50].permute(0, 2, 1)`, () => x.permute([0, 2, 1]).contiguous(), ["copy_stub"]);
+    }
+    const narrow = values([30, 2, 10], dt, 30); // rows of 10: the tiles
+    same(`${dt} [30, 2, 10].permute(0, 2, 1)`, () => narrow.permute([0, 2, 1]).contiguous(), ["copy_stub"]);
   }
 }, 120_000);
 
