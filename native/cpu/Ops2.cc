@@ -477,12 +477,23 @@ Napi::Value Arange(const Napi::CallbackInfo& info) {
     const double lim = t == kInt ? 2147483647.0 : 9007199254740992.0;
     if (std::fabs(start) > lim || std::fabs(last) > lim || std::fabs(step) * size > 9007199254740992.0) return no(env);
     const int64_t s0 = static_cast<int64_t>(start), st = static_cast<int64_t>(step);
+    // each value the one before it plus step (exact: every value is an integer below the limit), an
+    // induction GCC vectorizes with adds (s0 + st * i needs a 64-bit multiply per element, which the
+    // baseline unit does one at a time)
     if (t == kInt) {
       int32_t* p = reinterpret_cast<int32_t*>(out.data) + o;
-      parallel_for(0, n, GRAIN_SIZE, [&](int64_t b, int64_t e) { for (int64_t i = b; i < e; ++i) p[i] = static_cast<int32_t>(s0 + st * i); });
+      parallel_for(0, n, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+        uint32_t v = static_cast<uint32_t>(s0 + st * b);  // (unsigned: the step past the last value may wrap)
+        const uint32_t d = static_cast<uint32_t>(st);
+        for (int64_t i = b; i < e; ++i, v += d) p[i] = static_cast<int32_t>(v);
+      });
     } else {
       int64_t* p = reinterpret_cast<int64_t*>(out.data) + o;
-      parallel_for(0, n, GRAIN_SIZE, [&](int64_t b, int64_t e) { for (int64_t i = b; i < e; ++i) p[i] = s0 + st * i; });
+      parallel_for(0, n, GRAIN_SIZE, [&](int64_t b, int64_t e) {
+        uint64_t v = static_cast<uint64_t>(s0 + st * b);
+        const uint64_t d = static_cast<uint64_t>(st);
+        for (int64_t i = b; i < e; ++i, v += d) p[i] = static_cast<int64_t>(v);
+      });
     }
     return yes(env);
   }

@@ -289,6 +289,9 @@ describe("arange / linspace: native vs TS (the same per-element formula)", () =>
       check(`${dtype} -7 step 3`, () => torch.arange(-7, 5000, 3, { dtype }), "arange_stub", BEST);
       check(`${dtype} fractional args truncated`, () => torch.arange(-7.9, 500.5, 2.7, { dtype }), "arange_stub", BEST);
       check(`${dtype} descending`, () => torch.arange(1000, -1000, -7, { dtype }), "arange_stub", BEST);
+      // long enough for both threads (each chunk's first value from its index, then added step by step)
+      check(`${dtype} long descending step -3`, () => torch.arange(100001, -100000, -3, { dtype }), "arange_stub", BEST);
+      check(`${dtype} up to 2^31 - 1`, () => torch.arange(2 ** 31 - 100000, 2 ** 31, 1, { dtype }), "arange_stub", BEST);
     }
     check("int64 default", () => torch.arange(12345), "arange_stub");
     check("int64 beyond int32", () => torch.arange(2 ** 40, 2 ** 40 + 9000, 17), "arange_stub");

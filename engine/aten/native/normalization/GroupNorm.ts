@@ -43,7 +43,7 @@ export function group_norm(input: Tensor, numGroups: number, weight: Tensor | nu
 export function native_group_norm(X: Tensor, gamma: Tensor | null, beta: Tensor | null, N: number, C: number, HxW: number, group: number, eps: number): [Tensor, Tensor, Tensor] {
   check_group_norm_inputs(X, gamma, beta, C, group);
   if (!X.is_contiguous()) throw new RuntimeError("Expected X.is_contiguous(memory_format) to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)");
-  const Y = wrap(empty_impl(X.shape, X.dtype, X.device));
+  const Y = wrap(empty_impl(X.shape, X.dtype, X.device, true)); // (the kernels write every element)
   const mean = empty_memory_format.call([N, group], X.dtype, null, X.device, null, null) as Tensor;
   const rstd = empty_memory_format.call([N, group], X.dtype, null, X.device, null, null) as Tensor;
   AT_DISPATCH("GroupNormKernelImpl", X.dtype.scalarType, [Double, Float, BFloat16]);
