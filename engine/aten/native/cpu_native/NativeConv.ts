@@ -27,7 +27,7 @@ function floatDtype(...ts: (Tensor | null)[]): ScalarType | null {
 }
 
 /** offset and the 4 strides of a 4-d tensor (or offset and stride of a 1-d one) at meta[at]. */
-function putView(meta: Float64Array, at: number, t: Tensor): void {
+export function putView(meta: Float64Array, at: number, t: Tensor): void {
   meta[at] = t._impl.storage_offset();
   const s = t._impl.strides();
   for (let d = 0; d < s.length; d++) meta[at + 1 + d] = s[d];

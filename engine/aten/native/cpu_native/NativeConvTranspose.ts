@@ -14,18 +14,12 @@ import { typedView } from "../../../c10/ElementAccess.js";
 import type { Tensor } from "../../core/Tensor.js";
 import { slow_conv_transpose2d_stub } from "../conv/ConvKernels.js";
 import type { NativeAddon } from "./NativeBackend.js";
+import { putView } from "./NativeConv.js";
 
 const GEO = 16;
 const meta = new Float64Array(GEO + 17);
 
 const view = (t: Tensor) => typedView(t._impl.storage, t.dtype) as unknown as ArrayBufferView;
-
-/** offset and the 4 strides of a 4-d tensor (or offset and stride of a 1-d one) at meta[at]. */
-function putView(at: number, t: Tensor): void {
-  meta[at] = t._impl.storage_offset();
-  const s = t._impl.strides();
-  for (let d = 0; d < s.length; d++) meta[at + 1 + d] = s[d];
-}
 
 export function registerConvTransposeKernels(addon: NativeAddon): void {
   slow_conv_transpose2d_stub.register("native", (output, input, weight, bias, a) => {
@@ -38,10 +32,10 @@ export function registerConvTransposeKernels(addon: NativeAddon): void {
     if ([input, weight, bias].some((t) => t !== null && t._impl.storage === output._impl.storage)) return false; // (an out= over an operand)
     // the convolution transposed: input [N, O, OH, OW] -> output [N, C, H, W] with weight [C, O, KH, KW]
     meta.set([N, O, OH, OW, C, KH, KW, H, W, a.stride[0], a.stride[1], a.padding[0], a.padding[1], a.dilation[0], a.dilation[1], 1]);
-    putView(GEO, output);
-    putView(GEO + 5, weight);
-    putView(GEO + 10, input);
-    if (bias !== null) putView(GEO + 15, bias);
+    putView(meta, GEO, output);
+    putView(meta, GEO + 5, weight);
+    putView(meta, GEO + 10, input);
+    if (bias !== null) putView(meta, GEO + 15, bias);
     return addon.conv_transpose2d(st, meta, view(output), view(input), view(weight), bias === null ? null : view(bias));
   });
 }
