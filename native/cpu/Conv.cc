@@ -24,8 +24,10 @@
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "ConvWinograd.h"
 #include "Gemm.h"
 #include "GemmAddon.h"
 #include "NapiArgs.h"
@@ -249,9 +251,29 @@ const depthwise::Fns<float>& dw<float>() { return dw_table().f32; }
 template <>
 const depthwise::Fns<double>& dw<double>() { return dw_table().f64; }
 
-// conv_path_mode: 0 picks by geometry (implicit GEMM where it applies), 1 always im2col (set_conv_path;
-// for tests and benchmarks)
+// conv_path_mode (set_conv_path; for tests and benchmarks): 0 picks by geometry (Winograd for big
+// enough 3x3 float32 layers, else implicit GEMM where it applies), 1 always im2col, 2 never Winograd,
+// 3 Winograd wherever it applies (any size)
 int conv_path_mode = 0;
+
+// The Winograd F(2x2, 3x3) path (ConvWinograd.cc): 3x3, stride 1, no dilation, float32; by size
+// unless forced. 8x64x56x56 * 64 3x3 p1 on 2 threads: see ConvWinograd.cc.
+template <class S>
+bool take_winograd(const Geometry& g, const View4<S>& out, const View4<S>& in, const View4<S>& w, const S* bias, int64_t bias_stride,
+                   WinogradConv* p) {
+  if constexpr (!std::is_same_v<S, float>) {
+    return false;
+  } else {
+    if ((conv_path_mode != 0 && conv_path_mode != 3) || g.G != 1 || g.KH != 3 || g.KW != 3 || g.sh != 1 || g.sw != 1 || g.dh != 1 ||
+        g.dw != 1 || g.OH <= 0 || g.OW <= 0 || g.C <= 0 || g.OH != g.H + 2 * g.ph - 2 || g.OW != g.W + 2 * g.pw - 2)
+      return false;
+    *p = WinogradConv{g.N, g.C, g.H, g.W, g.O, g.OH, g.OW, g.ph, g.pw, in.data, {in.s[0], in.s[1], in.s[2], in.s[3]},
+                      w.data, {w.s[0], w.s[1], w.s[2], w.s[3]}, out.data, {out.s[0], out.s[1], out.s[2], out.s[3]}, bias, bias_stride};
+    return conv_path_mode == 3 || winograd_pays(*p);
+  }
+}
+
+void run_winograd(const WinogradConv& p) { conv2d_winograd(p, own_unit()); }
 
 void own_conv_rows(const ConvRowsProblem<float>& p, int threads) { own_unit().sconv_rows(p, threads); }
 void own_conv_rows(const ConvRowsProblem<double>& p, int threads) { own_unit().dconv_rows(p, threads); }
@@ -267,7 +289,7 @@ void own_conv_rows(const ConvRowsProblem<double>& p, int threads) { own_unit().d
 bool use_implicit(const Geometry& g) {
   // (few taps, C*KH*KW < 32, as the training example's one-channel first layer: the im2col rows are
   // as cheap as the padded copy, measured 0.147 vs 0.163 ms on 32x1x28x28 * 8 3x3: left to im2col)
-  if (conv_path_mode != 0 || g.sh != 1 || g.sw != 1 || g.KH * g.KW <= 1 || g.C * g.KH * g.KW < 32) return false;
+  if (conv_path_mode == 1 || g.sh != 1 || g.sw != 1 || g.KH * g.KW <= 1 || g.C * g.KH * g.KW < 32) return false;
   const int64_t Hp = g.H + 2 * g.ph, Wp = g.W + 2 * g.pw;
   if (g.OH != Hp - g.dh * (g.KH - 1) || g.OW != Wp - g.dw * (g.KW - 1) || g.OH <= 0 || g.OW <= 0) return false;
   return (Wp - g.OW) * 8 <= Wp;
@@ -333,6 +355,8 @@ void conv2d_forward_implicit(const Geometry& g, View4<S> out, View4<S> in, const
 template <class S>
 void conv2d_forward(const Geometry& g, View4<S> out, View4<S> in, View4<S> w, const S* bias, int64_t bias_stride) {
   const int64_t K = g.C * g.KH * g.KW, L = g.OH * g.OW;
+  WinogradConv wp;
+  if (take_winograd(g, out, in, w, bias, bias_stride, &wp)) return run_winograd(wp);
   std::vector<S> wstore;
   const GemmOperand<S> wm = weight_matrix(g, w, wstore);
   if (K > 0 && L > 0 && use_implicit(g)) {
@@ -398,14 +422,23 @@ void conv2d_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, S* gb, int64
     // d*(k-1) - p, with the weight transposed over (O, C) and flipped in space; the implicit-GEMM
     // forward computes it where it applies (no W^T @ grad_output columns, no col2im)
     const Geometry t{g.N, g.O, g.OH, g.OW, g.C, g.KH, g.KW, g.H, g.W, 1, 1, g.dh * (g.KH - 1) - g.ph, g.dw * (g.KW - 1) - g.pw, g.dh, g.dw, 1};
-    if (use_implicit(t)) {
-      const int64_t Kt = g.O * g.KH * g.KW;
+    // (or the Winograd path: the flipped weight wt, C x O x KH x KW, is that convolution's weight)
+    const int64_t Kt = g.O * g.KH * g.KW;
+    WinogradConv wp;
+    const bool winograd = take_winograd(t, *gi, go, View4<S>{nullptr, {Kt, g.KH * g.KW, g.KW, 1}}, static_cast<const S*>(nullptr), 0, &wp);
+    if (winograd || use_implicit(t)) {
       std::vector<S> wt(static_cast<size_t>(g.C * Kt));
       for (int64_t c = 0; c < g.C; ++c)
         for (int64_t o = 0; o < g.O; ++o)
           for (int64_t i = 0; i < g.KH; ++i)
             for (int64_t j = 0; j < g.KW; ++j) wt[size_t(c * Kt + (o * g.KH + i) * g.KW + j)] = *w.at(o, c, g.KH - 1 - i, g.KW - 1 - j);
-      conv2d_forward_implicit(t, *gi, go, GemmOperand<S>{wt.data(), Kt, 1}, static_cast<const S*>(nullptr), 0);
+      if constexpr (std::is_same_v<S, float>) {
+        if (winograd) {
+          wp.w = wt.data();
+          run_winograd(wp);
+        }
+      }
+      if (!winograd) conv2d_forward_implicit(t, *gi, go, GemmOperand<S>{wt.data(), Kt, 1}, static_cast<const S*>(nullptr), 0);
       gi = nullptr;
     }
   }
@@ -600,7 +633,7 @@ bool use_direct(const Geometry& g, const View4<S>& out, const View4<S>& in, cons
   // reads all its input planes again: 2 -> 32 channels 3x3 on 28x28 ran 2.5x the im2col GEMM's time)
   const int64_t Cg = g.C / g.G, Og = g.O / g.G;
   const bool thin = (g.G > 1 && Cg == 1) || (Cg * g.KH * g.KW < kDirectTaps && Cg * Og <= kDirectPlanes);
-  return conv_path_mode == 0 && thin && dw_planes(out, g.OH, g.OW) && dw_planes(in, g.H, g.W) && dw_planes(w, g.KH, g.KW);
+  return conv_path_mode != 1 && thin && dw_planes(out, g.OH, g.OW) && dw_planes(in, g.H, g.W) && dw_planes(w, g.KH, g.KW);
 }
 
 template <class S>
@@ -712,7 +745,7 @@ void conv2d_grouped_backward(const Geometry& g, View4<S>* gi, View4<S>* gw, S* g
     return;
   }
   if (g.G == 1) return conv2d_backward(g, gi, gw, gb, gb_stride, go, in, w);
-  if (gw != nullptr && g.O / g.G <= 8 && g.OW >= 16 && dw_planes(go, g.OH, g.OW) && dw_planes(in, g.H, g.W) && dw_planes(*gw, g.KH, g.KW) && conv_path_mode == 0) {
+  if (gw != nullptr && g.O / g.G <= 8 && g.OW >= 16 && dw_planes(go, g.OH, g.OW) && dw_planes(in, g.H, g.W) && dw_planes(*gw, g.KH, g.KW) && conv_path_mode != 1) {
     // grad_weight of groups with few outputs each: the direct tap dot products (a GEMM with so few rows
     // spent its time packing the transposed columns: 4 groups of 8 -> 8 channels, 3x3 on 32x32: 2.1x;
     // not for short rows, whose columns past the last whole vector go one by one, nor ungrouped layers:
@@ -870,11 +903,14 @@ Napi::Value ConvTranspose2dJs(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, ok);
 }
 
-// set_conv_path("auto" | "im2col") -> bool: whether the forward may take the implicit-GEMM path
+// set_conv_path("auto" | "im2col" | "implicit" | "winograd") -> bool: the paths the forward (and the
+// stride-1 grad_input) may take: by geometry; im2col only; no Winograd; Winograd wherever it applies
 Napi::Value SetConvPath(const Napi::CallbackInfo& info) {
   const std::string want = info[0].As<Napi::String>().Utf8Value();
   if (want == "auto") conv_path_mode = 0;
   else if (want == "im2col") conv_path_mode = 1;
+  else if (want == "implicit") conv_path_mode = 2;
+  else if (want == "winograd") conv_path_mode = 3;
   else return Napi::Boolean::New(info.Env(), false);
   return Napi::Boolean::New(info.Env(), true);
 }

@@ -43,6 +43,9 @@ struct ConvRowsProblem {
   // nonzero: A is the same matrix on every slice given this key (one convolution call's images), so a
   // thread packs it for its first slice only; 0: A is packed for this slice
   uint64_t a_key = 0;
+  // non-null: A already packed by the unit's pack_sconv_rows_a for this m and k (a Winograd call packs
+  // its 16 matrices once, shared by every thread); a, ars, acs and a_key are then not read
+  const S* a_packed = nullptr;
 };
 
 // Products of m * n * k up to this are the small-size path's (h_smallmm: single-thread or unpacked
@@ -62,6 +65,9 @@ struct GemmUnit {
   void (*sconv_rows)(const ConvRowsProblem<float>& p, int max_threads);
   void (*dconv_rows)(const ConvRowsProblem<double>& p, int max_threads);
   int64_t conv_rows_slack;  // elements of b a slice may read past b + off[p] + n (>= the widest NR)
+  // A (m x k, strides ars/acs) packed as sconv_rows packs it, into dst (a_packed); returns the floats
+  // needed (dst null: the size only)
+  int64_t (*pack_sconv_rows_a)(int64_t m, int64_t k, const float* a, int64_t ars, int64_t acs, float* dst);
 };
 extern const GemmUnit kGemmDefault;
 extern const GemmUnit kGemmAVX2;

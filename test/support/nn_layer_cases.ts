@@ -85,6 +85,11 @@ function run(c: any, r: any, device: string): { value: unknown; args: any[]; kw:
   return { value: resolveFn(c.fn)(...args, ...tail), args, kw };
 }
 
+/** One recorded call of a case replayed on CPU: its result as the fixture records one (sizes, strides, dtype, values). */
+export function replayOnCpu(c: any, r: any): any {
+  return summary(run(c, r, "cpu").value);
+}
+
 /** One `it` per case and dtype on CPU and one on meta; names in `skip` / `skipMeta` are known differences. */
 export function describeNnCases(
   title: string,

@@ -8,8 +8,9 @@ import { describe, it, expect } from "vitest";
 import * as torch from "../../../engine/index.js";
 import { itMatchesPyTorchTrees } from "../../support/call_tree.js";
 import { loadFixture } from "../../support/fixtures.js";
-import { describeNnCases } from "../../support/nn_layer_cases.js";
-import { underTs } from "../../support/native_paths.js";
+import { describeNnCases, expectClose, replayOnCpu } from "../../support/nn_layer_cases.js";
+import { nativeIt, underTs } from "../../support/native_paths.js";
+import { nativeAddon } from "../../../engine/aten/native/cpu_native/NativeBackend.js";
 
 const F = loadFixture("conv.json");
 const nnf = torch.nn.functional as any;
@@ -19,6 +20,17 @@ const nnf = torch.nn.functional as any;
 describeNnCases("conv ops match PyTorch (values, sizes, strides, dtype, meta, errors)", F, {
   skipMeta: new Set(["err_thnn_conv2d_meta"]),
   tolerance: { bfloat16: { rtol: 0, atol: 0 } },
+});
+
+// (the native backend takes Winograd F(2x2, 3x3) for big 3x3 layers only; forced here, on a fixture small enough to keep)
+nativeIt("conv2d_winograd_size on the native Winograd path matches PyTorch", () => {
+  const c = F.cases.find((k: any) => k.name === "conv2d_winograd_size");
+  nativeAddon!.set_conv_path("winograd");
+  try {
+    for (const r of c.results) expectClose(replayOnCpu(c, r), r.cpu.result);
+  } finally {
+    nativeAddon!.set_conv_path("auto");
+  }
 });
 
 it("thnn_conv2d on meta fails as in PyTorch: _slow_conv2d_forward has no Meta kernel", () => {

@@ -120,7 +120,7 @@ describe("native conv2d paths (column chunks, 1x1, grouped grad_weight) agree wi
 // the padded image's shifted windows as B's rows, A packed once per call and thread into row panels
 // (12 rows on AVX-512, 6 on AVX2/default, with 1/3 and 2/3 height tail tiles; 8-row tiles on AVX-512
 // where 8 divides the outputs and 12 does not), tasks of 8 column panels. Each case
-// is run on the implicit path ("auto") and on the im2col path and compared with the TypeScript loops;
+// is run on the implicit path ("implicit": no Winograd) and on the im2col path and compared with the TypeScript loops;
 // every case here satisfies the predicate (checked below, so a case cannot silently test im2col only).
 // grad_input (stride 1, pad <= dilation * (kernel - 1)) is the same path run on grad_output padded by
 // d (k - 1) - p with the weight transposed and flipped; these cases take it too (their transposed
@@ -165,7 +165,7 @@ describe("native conv2d implicit-GEMM forward and grad_input agree with the Type
         };
         const ts = underTs(run);
         const k = ws[1] * ws[2] * ws[3];
-        for (const path of ["auto", "im2col"] as const) {
+        for (const path of ["implicit", "im2col"] as const) {
           nativeAddon!.set_conv_path(path);
           for (const threads of [1, 2]) {
             for (const isa of ISAS) {
@@ -189,7 +189,7 @@ describe("native conv2d implicit-GEMM forward and grad_input agree with the Type
     torch.manual_seed(6);
     const x = torch.randn(3, 64, 9, 40), w = torch.randn(64, 64, 3, 3), b = torch.randn(64);
     const res: number[][] = [];
-    for (const path of ["auto", "im2col"] as const)
+    for (const path of ["implicit", "im2col"] as const)
       for (const threads of [1, 2, 3]) {
         nativeAddon!.set_conv_path(path);
         torch.set_num_threads(threads);
@@ -203,12 +203,81 @@ describe("native conv2d implicit-GEMM forward and grad_input agree with the Type
     torch.manual_seed(7);
     const x = torch.randn(2, 24, 9, 17), w = torch.randn(13, 24, 3, 3);
     const res: number[][] = [];
-    for (const path of ["auto", "im2col"] as const)
+    for (const path of ["implicit", "im2col"] as const)
       for (const threads of [1, 2]) {
         nativeAddon!.set_conv_path(path);
         torch.set_num_threads(threads);
         res.push(flat(F.conv2d(x, w, null, { padding: 1 })));
       }
     for (const r of res.slice(1)) expect(r).toEqual(res[0]);
+  }, 60_000);
+});
+
+// The Winograd F(2x2, 3x3) path (ConvWinograd.cc: 3x3, stride 1, no dilation, float32), forced
+// wherever it applies ("winograd") and compared with the TypeScript loops: blocks of whole tile rows
+// (several blocks, a short last one, a block of one wide row), odd output sizes (a last tile half
+// outside), padding 0, asymmetric, and wider than the filter (whole zero tiles), strided input, channel
+// counts off the GEMM's 8/12-row tiles, group slices. grad_input of a 3x3 stride-1 layer with padding
+// <= 2 is the same path (padding 2 - p, the weight flipped and transposed).
+// Tolerance: the GEMM's bound with k = 9 C (each output combines 16 sums of C products of transformed
+// values; the error measured ~1e-6 of the largest value, the bound ~1e-3 of it at C = 64).
+const winogradCases: [string, number[], number[], Record<string, unknown>, boolean][] = [
+  ["64 -> 64, 17 x 30, pad 1: two blocks, odd height", [2, 64, 17, 30], [64, 64, 3, 3], { padding: 1 }, true],
+  ["16 -> 16 valid, odd width", [1, 16, 11, 13], [16, 16, 3, 3], {}, true],
+  ["7 -> 5 channels, pad (0, 2), channels-last input", [2, 7, 8, 9], [5, 7, 3, 3], { padding: [0, 2] }, false],
+  ["pad 3: rows and tiles wholly in the padding", [1, 4, 5, 6], [3, 4, 3, 3], { padding: 3 }, true],
+  ["one output element", [1, 3, 3, 3], [2, 3, 3, 3], {}, true],
+  ["a block of one wide tile row", [1, 16, 4, 150], [16, 16, 3, 3], { padding: 1 }, true],
+  ["groups 2: each group's channel slices", [2, 32, 10, 12], [32, 16, 3, 3], { groups: 2, padding: 1 }, true],
+];
+
+describe("native conv2d Winograd F(2x2, 3x3) forward and grad_input agree with the TypeScript loops", () => {
+  for (const [name, xs, ws, opts, contiguous] of winogradCases) {
+    native(name, () => {
+      const run = () => {
+        torch.manual_seed(8);
+        const x = (contiguous ? torch.randn(xs) : torch.randn([xs[0], xs[2], xs[3], xs[1]]).permute(0, 3, 1, 2)).requires_grad_(true);
+        const w = torch.randn(ws);
+        const b = torch.randn([ws[0]]);
+        const y = F.conv2d(x, w, b, opts);
+        y.mul(torch.randn(y.shape)).sum().backward();
+        return [y, F.conv2d(x, w, null, opts), x.grad!];
+      };
+      const ts = underTs(run);
+      nativeAddon!.set_conv_path("winograd");
+      for (const threads of [1, 2]) {
+        for (const isa of ISAS) {
+          _set_native_isa(isa as any);
+          torch.set_num_threads(threads);
+          const [yb, y, gi] = run();
+          const what = `${name} ${threads}t ${isa}`;
+          closeTo(yb, ts[0], ws[1] * 9, `${what} output (bias)`);
+          closeTo(y, ts[1], ws[1] * 9, `${what} output`);
+          closeTo(gi, ts[2], ws[0] * 9, `${what} grad_input`);
+        }
+      }
+    }, 60_000);
+  }
+
+  native("auto takes Winograd for 64 channels and 768 tiles or more, else the implicit GEMM; no result depends on the thread count", () => {
+    const bits = (path: "auto" | "implicit" | "winograd", xs: number[], ws: number[], threads: number) => {
+      nativeAddon!.set_conv_path(path);
+      torch.set_num_threads(threads);
+      torch.manual_seed(9);
+      const x = torch.randn(xs), w = torch.randn(ws), b = torch.randn([ws[0]]);
+      return flat(F.conv2d(x, w, b, { padding: 1 }));
+    };
+    const big: [number[], number[]] = [[2, 64, 40, 40], [64, 64, 3, 3]]; // 2 x 20 x 20 = 800 tiles
+    const winograd = bits("winograd", ...big, 1);
+    expect(bits("auto", ...big, 2)).toEqual(winograd);
+    expect(bits("winograd", ...big, 2)).toEqual(winograd);
+    expect(bits("winograd", ...big, 3)).toEqual(winograd);
+    expect(bits("implicit", ...big, 2)).not.toEqual(winograd); // (the two paths round differently)
+    const thin: [number[], number[]] = [[2, 32, 40, 40], [64, 32, 3, 3]];
+    const few: [number[], number[]] = [[1, 64, 20, 20], [64, 64, 3, 3]]; // 100 tiles
+    for (const layer of [thin, few]) {
+      expect(bits("auto", ...layer, 2)).toEqual(bits("implicit", ...layer, 2));
+      expect(bits("auto", ...layer, 2)).not.toEqual(bits("winograd", ...layer, 2));
+    }
   }, 60_000);
 });

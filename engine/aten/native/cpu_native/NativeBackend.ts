@@ -72,7 +72,7 @@ export interface NativeAddon {
   /** The own GEMM's path: "auto" (direct no-pack kernel for small products, else packed), or forced (tests, benchmarks). */
   set_gemm_path(path: "auto" | "direct" | "packed"): boolean;
   /** Conv.cc: "auto" lets the stride-1 forward take the implicit-GEMM path, "im2col" always unfolds (tests, benchmarks). */
-  set_conv_path(path: "auto" | "im2col"): boolean;
+  set_conv_path(path: "auto" | "im2col" | "implicit" | "winograd"): boolean;
   // native/cpu/Conv.cc
   conv2d(dtype: number, meta: Float64Array, out: ArrayBufferView, input: ArrayBufferView, weight: ArrayBufferView, bias: ArrayBufferView | null): boolean;
   /** native/cpu/Fill.cc: elements [offset, offset + numel) of view become pattern's bytes (parallel); false if it declines. */
