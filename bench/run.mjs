@@ -276,7 +276,7 @@ if (rows.length) {
   const line = (vals) => vals.map((v, i) => (i === 0 ? String(v).padEnd(cols[i][1]) : String(v).padStart(cols[i][1]))).join(" ");
   out.push("");
   out.push(`Glasstorch ${status.loaded ? `native (${status.addon.capability})` : "(no addon)"} and TS kernels, ${threads} threads | PyTorch ${torchEnv ? `${torchEnv.torch}, ${torchEnv.num_threads} threads, BLAS: ${torchEnv.blas.kind}` : "not run"} | tfjs-wasm ${tfInfo["tfjs-backend-wasm"] ? `${tfInfo["tfjs-backend-wasm"].threads} thread${tfInfo["tfjs-backend-wasm"].simd ? ", SIMD" : ""}` : "not run"} | tfjs-cpu ${tfInfo["tfjs-backend-cpu"] ? "1 thread" : "not run"}`);
-  out.push(`${machine.cpu.model}, ${machine.cpu.logical_cores} cores, ${cpu.flags.avx512f ? "AVX-512" : cpu.flags.avx2 ? "AVX2" : "SSE"}, ${cpu.clock_ghz?.toFixed(2)} GHz (${cpu.clock_source}); Node ${machine.node}; load at start ${machine.loadavg_at_start.join(" ")}`);
+  out.push(`${machine.cpu.model}, ${machine.cpu.logical_cores} cores, ${cpu.flags.avx512f ? "AVX-512" : cpu.flags.avx2 ? "AVX2" : "SSE"}, ${cpu.clock_ghz?.toFixed(2)} GHz (${cpu.clock_source}); Node ${machine.node}; load at start ${machine.loadavg_at_start.join(" ")}; first touch of a fresh page ${machine.page_fault_us} us`);
   out.push(`Glasstorch GEMM: ${gtBlas.kind}`);
   out.push(`median ms per call (* = fewer than 5 samples: a call slower than the cell cap); "vs X" = X's time / Glasstorch native's (> 1: Glasstorch faster); ts→nat = TS time / native time`);
   out.push(`rate = Glasstorch native (GFLOP/s for matmul/conv, GB/s = bytes read+written for elementwise); %peak = native rate / f32 peak ${peakText} or / measured copy bandwidth ${bandwidth ? bandwidth.toFixed(1) + " GB/s" : "?"}`);

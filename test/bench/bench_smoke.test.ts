@@ -30,6 +30,8 @@ describe("bench/run.mjs", () => {
       expect(r.stdout).toContain("matmul 64x64");
       const doc = JSON.parse(readFileSync(out, "utf8"));
       expect(typeof doc.machine.cpu.model).toBe("string");
+      expect(doc.machine.page_fault_us).toBeGreaterThan(0); // (what a fresh page costs here: results at other costs do not compare)
+      expect(r.stdout).toContain("first touch of a fresh page");
       expect(doc.threads.glasstorch).toBeGreaterThanOrEqual(1);
       expect(doc.timing.rounds).toBe(2);
       expect(doc.workloads.map((w: { id: string }) => w.id)).toEqual(["matmul 64x64", "matmul 64x64 (GC-freed)", "add 1-element (per-op overhead)"]);
