@@ -95,7 +95,9 @@ bool winograd_pays(const WinogradConv& p) {
 void conv2d_winograd(const WinogradConv& p, const GemmUnit& unit) {
   const int64_t TH = (p.OH + 1) / 2, TW = (p.OW + 1) / 2;  // tile rows and columns (the last may be half outside)
   // blocks of R tile rows, counted across the images (image n's tile row ty is row n TH + ty)
-  const int64_t G = p.N * TH, R = std::min(G, (kTilesPerBlock + TW - 1) / TW), blocks = (G + R - 1) / R;
+  const int64_t G = p.N * TH;
+  if (G == 0 || p.O == 0) return;  // (no outputs)
+  const int64_t R = std::min(G, (kTilesPerBlock + TW - 1) / TW), blocks = (G + R - 1) / R;
   const int64_t Wp = 2 * TW + 2;  // a band row: input columns -pw .. 2 TW + 2 - pw, zero outside the image
   const int64_t plane = p.O * p.C;
   // (the caller's buffers, kept between calls: a fresh 1 MB vector is a fresh mapping, zeroed and
@@ -130,9 +132,12 @@ void conv2d_winograd(const WinogradConv& p, const GemmUnit& unit) {
           const int64_t n = (g0 + q) / TH, ty = (g0 + q) % TH;
           for (int r = 0; r < 4; ++r) {
             const int64_t y = 2 * ty + r - p.ph;
+            if (y < 0 || y >= p.H) {
+              band[r] = zero;
+              continue;
+            }
             const float* src = p.in + n * p.is[0] + c * p.is[1] + y * p.is[2];
-            if (y < 0 || y >= p.H) band[r] = zero;
-            else if (gathered == nullptr) band[r] = src;
+            if (gathered == nullptr) band[r] = src;
             else {  // (a strided row, gathered)
               for (int64_t i = 0; i < inside; ++i) gathered[r * p.W + i] = src[i * p.is[3]];
               band[r] = gathered + r * p.W;

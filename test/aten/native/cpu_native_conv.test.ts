@@ -259,6 +259,12 @@ describe("native conv2d Winograd F(2x2, 3x3) forward and grad_input agree with t
     }, 60_000);
   }
 
+  native("Winograd on an empty batch gives the empty result; one tile half outside, a 1x1 output", () => {
+    nativeAddon!.set_conv_path("winograd");
+    expect(F.conv2d(torch.randn(0, 4, 5, 5), torch.randn(3, 4, 3, 3), torch.randn(3), { padding: 1 }).shape).toEqual([0, 3, 5, 5]);
+    expect(flat(F.conv2d(torch.ones(1, 1, 3, 3), torch.ones(2, 1, 3, 3), torch.tensor([1, -1], { dtype: torch.float32 }), {}))).toEqual([10, 8]);
+  });
+
   native("auto takes Winograd for 64 channels and 768 tiles or more, else the implicit GEMM; no result depends on the thread count", () => {
     const bits = (path: "auto" | "implicit" | "winograd", xs: number[], ws: number[], threads: number) => {
       nativeAddon!.set_conv_path(path);
