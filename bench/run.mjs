@@ -279,7 +279,7 @@ if (rows.length) {
   out.push(`${machine.cpu.model}, ${machine.cpu.logical_cores} cores, ${cpu.flags.avx512f ? "AVX-512" : cpu.flags.avx2 ? "AVX2" : "SSE"}, ${cpu.clock_ghz?.toFixed(2)} GHz (${cpu.clock_source}); Node ${machine.node}; load at start ${machine.loadavg_at_start.join(" ")}; first touch of a fresh page ${machine.page_fault_us} us`);
   out.push(`Glasstorch GEMM: ${gtBlas.kind}`);
   out.push(`median ms per call (* = fewer than 5 samples: a call slower than the cell cap); "vs X" = X's time / Glasstorch native's (> 1: Glasstorch faster); ts→nat = TS time / native time`);
-  out.push(`rate = Glasstorch native (GFLOP/s for matmul/conv, GB/s = bytes read+written for elementwise); %peak = native rate / f32 peak ${peakText} or / measured copy bandwidth ${bandwidth ? bandwidth.toFixed(1) + " GB/s" : "?"}`);
+  out.push(`rate = Glasstorch native (GFLOP/s for matmul/conv: a conv's FLOPs are the direct sum's, so a layer on Winograd's fewer products can pass 100% of peak; GB/s = bytes read+written for elementwise); %peak = native rate / f32 peak ${peakText} or / measured copy bandwidth ${bandwidth ? bandwidth.toFixed(1) + " GB/s" : "?"}`);
   for (const g of ["kernels", "creation"]) {
     const rs = rows.filter((r) => r.group === g);
     if (!rs.length) continue;
