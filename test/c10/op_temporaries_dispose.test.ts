@@ -120,9 +120,10 @@ describe("what lives on through the result stays usable", () => {
 
 describe("an op leaves no temporary block for the collector", () => {
   /** The native allocator's live blocks (allocator_stats()[1]) after op's results are disposed, less before. */
-  // (the allocator's own scavenges are off meanwhile: one would give back blocks dropped earlier)
-  const blocksLeft = (op: () => unknown): number => {
-    tensorsOf(op()).forEach((t) => t.dispose()); // a first call (lazy state, caches)
+  // (the allocator's own scavenges are off meanwhile: one would give back blocks dropped earlier. V8 may
+  // still collect on its own in the window, under load: the count then falls below zero (CI read -6 once),
+  // so a negative count is measured again, up to three times; a leaked block keeps every try above that.)
+  const blocksLeftOnce = (op: () => unknown): number => {
     const youngGc = nativeAddon!.set_allocator_young_gc(0);
     try {
       const before = nativeAddon!.allocator_stats()[1];
@@ -131,6 +132,12 @@ describe("an op leaves no temporary block for the collector", () => {
     } finally {
       nativeAddon!.set_allocator_young_gc(youngGc);
     }
+  };
+  const blocksLeft = (op: () => unknown): number => {
+    tensorsOf(op()).forEach((t) => t.dispose()); // a first call (lazy state, caches)
+    let left = blocksLeftOnce(op);
+    for (let attempt = 1; left < 0 && attempt < 3; attempt++) left = blocksLeftOnce(op);
+    return left;
   };
   const x = torch.randn(4096), y = torch.randn(4096), p = torch.rand(4096).mul(0.9).add(0.05);
   const logits = torch.randn(64, 64), other = torch.randn(64, 64), target = torch.randint(0, 64, [64]), img = torch.randn(2, 4, 16, 16);
