@@ -5,6 +5,7 @@
 // dtype (the TypeScript side converts it exactly as its own kernel does), so both fills write the same bits.
 #include "Fill.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -40,10 +41,7 @@ Napi::Value FillBytes(const Napi::CallbackInfo& info) {
   bool uniform = true;
   for (size_t i = 1; i < itemsize; ++i) uniform = uniform && pattern[i] == pattern[0];
   if (uniform) {
-    const int64_t bytes = n * static_cast<int64_t>(itemsize);
-    const int byte = pattern[0];
-    // chunks of GRAIN_SIZE elements' worth of bytes, as the typed fill splits them
-    parallel_for(0, bytes, GRAIN_SIZE * static_cast<int64_t>(itemsize), [&](int64_t b, int64_t e) { std::memset(dst + b, byte, static_cast<size_t>(e - b)); });
+    fill_bytes_parallel(dst, pattern[0], n * static_cast<int64_t>(itemsize), itemsize);
   } else {
     fill_pattern(dst, n, pattern, static_cast<int>(itemsize));  // (itemsize 1 is always uniform)
   }
@@ -51,6 +49,18 @@ Napi::Value FillBytes(const Napi::CallbackInfo& info) {
 }
 
 }  // namespace
+
+// Each thread's share is memset in pieces of kMemsetPiece bytes. One memset of a thread's whole share
+// (2.6 MB of a 5.3 MB fill on two threads) is one long `rep stosb` in glibc 2.36, which the CPU ran
+// at memory speed, as if storing around the cache: 75 us for the 5.3 MB against 50 in 64 KiB pieces
+// (Zen 5 guest, the same block, fill_bytes alone).
+void fill_bytes_parallel(char* dst, int byte, int64_t bytes, int64_t itemsize) {
+  constexpr int64_t kMemsetPiece = int64_t(64) << 10;
+  // chunks of GRAIN_SIZE elements' worth of bytes, as the typed fill splits them
+  parallel_for(0, bytes, GRAIN_SIZE * itemsize, [&](int64_t b, int64_t e) {
+    for (int64_t c = b; c < e; c += kMemsetPiece) std::memset(dst + c, byte, static_cast<size_t>(std::min(kMemsetPiece, e - c)));
+  });
+}
 
 void InitFill(Napi::Env env, Napi::Object exports) { exports.Set("fill_bytes", Napi::Function::New(env, FillBytes)); }
 

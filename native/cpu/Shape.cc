@@ -70,21 +70,32 @@ void copy_rows(const Layout& L, char* dst, const char* src) {
   int64_t rows = 1;
   for (int k = 0; k < in; ++k) rows *= L.size[k];
   // split by elements, not rows: one long row (cat of vectors, clone) is still shared by the threads.
-  // A chunk's first row's offsets come from its index; the next rows' by stepping the outer dims'
-  // counters (a division per dim per row cost more than copying a short row: pad's 32-float rows)
+  // A chunk's first row's offsets come from its index; the rows after it run along the innermost outer
+  // dim in a tight loop (pad's 32-float rows: a division per dim per row, or even a counter update
+  // per dim per row, cost as much as copying the row), and the outer dims' counters step at its end.
+  const int64_t run = in >= 1 ? L.size[in - 1] : 1;  // rows per pass of the innermost outer dim
+  const int64_t rd = in >= 1 ? L.dst[in - 1] : 0, rs = in >= 1 ? L.src[in - 1] : 0;
   parallel_for(0, rows * n, GRAIN_SIZE, [&](int64_t b, int64_t e) {
-    int64_t t = b / n, j = b % n, d, s;
+    int64_t t = b / n, d, s;
     offsets_at(L, t, 1u << in, d, s);
     int64_t idx[kMaxDims];
     for (int64_t k = in - 1, r = t; k >= 0; --k) idx[k] = r % L.size[k], r /= L.size[k];
-    for (; t * n < e; ++t, j = 0) {
-      const int64_t len = std::min(n, e - t * n) - j;
-      std::memcpy(D + d + j, S + s + j, len * sizeof(T));
-      for (int64_t k = in - 1; k >= 0; --k) {  // the next row: the innermost outer dim first
-        d += L.dst[k], s += L.src[k];
-        if (++idx[k] < L.size[k]) break;
-        d -= L.dst[k] * L.size[k], s -= L.src[k] * L.size[k];
+    int64_t j = b % n;  // the chunk may start and end inside a row
+    const int64_t last = (e - 1) / n;  // the chunk's last row
+    while (t <= last) {
+      // rows t .. t + cnt - 1 lie along the innermost outer dim
+      const int64_t cnt = std::min(in >= 1 ? run - idx[in - 1] : int64_t(1), last - t + 1);
+      for (int64_t r = 0; r < cnt; ++r, ++t, d += rd, s += rs, j = 0) {
+        const int64_t len = std::min(n, e - t * n) - j;
+        std::memcpy(D + d + j, S + s + j, len * sizeof(T));
+      }
+      if (in == 0) break;
+      // the end of a pass: carry into the outer dims (d, s already stand at the pass's end)
+      idx[in - 1] += cnt;
+      for (int64_t k = in - 1; k > 0 && idx[k] == L.size[k]; --k) {
+        d += L.dst[k - 1] - L.dst[k] * L.size[k], s += L.src[k - 1] - L.src[k] * L.size[k];
         idx[k] = 0;
+        ++idx[k - 1];
       }
     }
   });

@@ -70,6 +70,29 @@ nativeIt("copy_: transposed and permuted sources in tiles, contiguous rows, stri
   }
 }, 120_000);
 
+nativeIt("copy_: rows into windows of 3 to 5 dims (constant pad's copy), the threads' halves meeting inside a row and a pass", () => {
+  // copy_rows walks the rows of the innermost outer dim in a tight loop and carries into the outer dims
+  // at its end: windows whose passes are long, one row, and two rows, with both halves' edges inside them
+  const F = torch.nn.functional;
+  for (const dt of [torch.float32, torch.float64, torch.int8, torch.int64]) {
+    const img = values([5, 7, 33, 35], dt, 40); // 40425 elements: the second half starts in row 577, 18 in
+    same(`${dt} F.pad constant 2d`, () => F.pad(img, [2, 3, 1, 4]), ["copy_stub"]);
+    same(`${dt} F.pad constant 3d, a value`, () => F.pad(img, [1, 1, 2, 0, 3, 1], { value: 3 }), ["copy_stub"]);
+    const tall = values([9001, 2, 3], dt, 41); // passes of two rows of 3
+    same(`${dt} window, passes of 2 rows`, () => {
+      const out = torch.zeros([9001, 4, 5], { dtype: dt });
+      out.get([":", "1:3", "2:5"]).copy_(tall);
+      return out;
+    }, ["copy_stub"]);
+    const five = values([5, 5, 3, 1, 701], dt, 42); // a size-1 dim dropped; 75 rows: the halves meet in row 37
+    same(`${dt} window of 5 dims`, () => {
+      const out = torch.zeros([7, 5, 6, 1, 703], { dtype: dt });
+      out.get(["1:6", ":", "1:4", ":", "2:"]).copy_(five);
+      return out;
+    }, ["copy_stub"]);
+  }
+}, 120_000);
+
 nativeIt("padding: reflect and replicate, 1d to 3d, cropping pads, strided inputs", () => {
   for (const dt of [torch.float32, torch.float64]) {
     const x1 = values([3, 4, 50], dt, 4), x2 = values([2, 3, 33, 41], dt, 5), x3 = values([2, 3, 7, 9, 11], dt, 6);
