@@ -29,33 +29,49 @@ bool inside(const View& v, int64_t off, int64_t stride, int64_t n) {
   return off >= 0 && last >= 0 && static_cast<uint64_t>(std::max(off, last)) < v.length;
 }
 
-// Per-thread counts of bin(i) for i in [0, n) (bin < 0: not counted), summed into counts.
-template <typename Bin>
-void count_bins(int64_t n, int64_t nbins, std::vector<int64_t>& counts, Bin bin) {
+// Counts of the bins of elements [0, n) into counts. `bins(b, e, k)` writes the bins of elements
+// [b, e) (at most kBlock of them) to k, -1 for one not counted: a block's bins are worked out in one
+// pass (histc's arithmetic then runs in vector lanes) and counted in a second. Each chunk (one per
+// thread) counts into kCopies private histograms, the j-th bin of a block into copy j % kCopies,
+// summed after: a run of equal bins (randn's middle bins) otherwise makes each count wait for the one
+// before it to reach memory.
+constexpr int64_t kCopies = 4;
+constexpr int64_t kBlock = 256;
+
+template <typename Bins>
+void count_bins(int64_t n, int64_t nbins, std::vector<int64_t>& counts, Bins bins) {
   counts.assign(nbins, 0);
-  // a private histogram per chunk only pays when the input is larger than the bins
-  if (n < 4 * nbins || n <= GRAIN_SIZE) {
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t b = bin(i);
-      if (b >= 0) ++counts[b];
-    }
-    return;
-  }
-  const int64_t chunks = std::min<int64_t>(get_num_threads(), n / GRAIN_SIZE);
-  std::vector<std::vector<int64_t>> local(chunks, std::vector<int64_t>(nbins, 0));
+  // private histograms only pay when the input is larger than the bins: below that, one histogram
+  // (bincount's bins can outnumber its input many times over)
+  const bool spread = n >= 4 * kCopies * nbins;
+  const int64_t chunks = spread ? std::max<int64_t>(1, std::min<int64_t>(get_num_threads(), n / GRAIN_SIZE)) : 1;
+  const int64_t copies = spread ? kCopies : 1;
+  std::vector<int64_t> local(chunks * copies * nbins, 0);
   parallel_for(0, chunks, 1, [&](int64_t cb, int64_t ce) {
-    const Bin f = bin;  // a copy of its own: the counts' stores could alias the captured one's fields, reloaded per element
+    const Bins f = bins;  // a copy of its own: the counts' stores could alias the captured one's fields, reloaded per element
+    int64_t k[kBlock];
     for (int64_t c = cb; c < ce; ++c) {
-      int64_t* h = local[c].data();
-      const int64_t b0 = n * c / chunks, b1 = n * (c + 1) / chunks;
-      for (int64_t i = b0; i < b1; ++i) {
-        const int64_t b = f(i);
-        if (b >= 0) ++h[b];
+      int64_t* h0 = local.data() + c * copies * nbins;
+      int64_t* h1 = h0 + (copies - 1) / 3 * nbins;  // the next copy, or h0 itself with one
+      int64_t* h2 = h0 + 2 * (copies - 1) / 3 * nbins;
+      int64_t* h3 = h0 + (copies - 1) * nbins;
+      const int64_t b1 = n * (c + 1) / chunks;
+      for (int64_t b = n * c / chunks; b < b1; b += kBlock) {
+        const int64_t m = std::min(kBlock, b1 - b);
+        f(b, b + m, k);
+        int64_t j = 0;
+        for (; j + kCopies <= m; j += kCopies) {
+          if (k[j] >= 0) ++h0[k[j]];
+          if (k[j + 1] >= 0) ++h1[k[j + 1]];
+          if (k[j + 2] >= 0) ++h2[k[j + 2]];
+          if (k[j + 3] >= 0) ++h3[k[j + 3]];
+        }
+        for (; j < m; ++j) if (k[j] >= 0) ++h0[k[j]];
       }
     }
   });
-  for (const auto& h : local)
-    for (int64_t b = 0; b < nbins; ++b) counts[b] += h[b];
+  for (int64_t h = 0; h < chunks * copies; ++h)
+    for (int64_t b = 0; b < nbins; ++b) counts[b] += local[h * nbins + b];
 }
 
 template <typename I>
@@ -64,9 +80,11 @@ bool bincount_typed(const I* x, int64_t xs, int64_t n, int64_t nbins, const View
     // the range check rides along with the count (a pass of its own over the input was a third of the
     // time): a value outside [0, nbins) is counted in an extra bin, which fails the call before out is written
     std::vector<int64_t> counts;
-    count_bins(n, nbins + 1, counts, [x, xs, nbins](int64_t i) {
-      const int64_t v = static_cast<int64_t>(x[i * xs]);
-      return static_cast<uint64_t>(v) < static_cast<uint64_t>(nbins) ? v : nbins;
+    count_bins(n, nbins + 1, counts, [x, xs, nbins](int64_t b, int64_t e, int64_t* k) {
+      for (int64_t i = b; i < e; ++i) {
+        const int64_t v = static_cast<int64_t>(x[i * xs]);
+        k[i - b] = static_cast<uint64_t>(v) < static_cast<uint64_t>(nbins) ? v : nbins;
+      }
     });
     if (counts[nbins] != 0) return false;
     std::memcpy(static_cast<int64_t*>(out.data) + out_off, counts.data(), nbins * sizeof(int64_t));
@@ -116,26 +134,37 @@ Napi::Value Bincount(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), ok);
 }
 
-// The TypeScript kernel's bin of elt (Counting.ts histogramdd_linear_stub), in T: -1 outside the range.
-// `edges` has 2 more +inf after its n_edges. upper_bound over the (at most 3) edges[lo, hi) the
-// division leaves is, for non-decreasing edges, lo + how many of them are <= elt: counted without
-// branches (a data-dependent search mispredicts on every other element). The caller checks the order.
+// The TypeScript kernel's bins (Counting.ts histogramdd_linear_stub) of x[0, m), in T, into k: -1
+// outside the range. `edges` has 2 more +inf after its n_edges. First the quotients of the whole
+// block, a loop of vector lanes (the division is most of an element's time); then per element the
+// upper_bound over the (at most 3) edges[lo, hi) the quotient leaves, which for non-decreasing edges
+// is lo + how many of them are <= elt: counted without branches (a data-dependent search mispredicts
+// on every other element). The caller checks the order.
 template <typename T>
-__attribute__((always_inline)) inline int64_t linear_bin(T elt, const T* edges, int64_t n_edges) {
-  const T left = edges[0], right = edges[n_edges - 1];
-  if (elt < left || elt > right) return -1;  // NaN passes, into the first bin
-  int64_t pos = 0;
-  if (elt == elt) {
-    // LINEAR_INTERPOLATION_WITH_LOCAL_SEARCH: divide, then check the neighbouring bins' edges
-    const T q = static_cast<T>(static_cast<T>(static_cast<T>(elt - left) * static_cast<T>(n_edges - 1)) / static_cast<T>(right - left));
-    pos = static_cast<int64_t>(q);  // truncation, as Math.trunc
-    const int64_t lo = std::max<int64_t>(0, pos - 1), hi = std::min<int64_t>(pos + 2, n_edges);
-    int64_t at_or_below = 0;
-    for (int64_t k = 0; k < 3; ++k) at_or_below += (lo + k < hi) & (edges[lo + k] <= elt);
-    pos = lo + at_or_below - 1;
+void linear_bins(const T* x, int64_t m, const T* edges, int64_t n_edges, int64_t* k) {
+  const T left = edges[0], right = edges[n_edges - 1], top = static_cast<T>(n_edges - 1);
+  T q[kBlock];
+  for (int64_t i = 0; i < m; ++i) {
+    // LINEAR_INTERPOLATION_WITH_LOCAL_SEARCH's quotient, then held in [0, top]: an element in the range
+    // keeps its own (it lies there already, or truncates to top either way), and one outside it or
+    // NaN, whose bin does not come from it, converts to an integer without overflow
+    T v = static_cast<T>(static_cast<T>(static_cast<T>(x[i] - left) * top) / static_cast<T>(right - left));
+    v = v > T(0) ? v : T(0);
+    q[i] = v < top ? v : top;
   }
-  if (pos == n_edges - 1) pos -= 1;  // the last bin includes its right edge
-  return pos;
+  for (int64_t i = 0; i < m; ++i) {
+    const T elt = x[i];
+    int64_t pos = 0;  // NaN passes the range check, into the first bin
+    if (elt == elt) {
+      const int64_t p = static_cast<int64_t>(q[i]);  // truncation, as Math.trunc
+      const int64_t lo = std::max<int64_t>(0, p - 1), hi = std::min<int64_t>(p + 2, n_edges);
+      int64_t at_or_below = 0;
+      for (int64_t j = 0; j < 3; ++j) at_or_below += (lo + j < hi) & (edges[lo + j] <= elt);
+      pos = lo + at_or_below - 1;
+    }
+    if (pos == n_edges - 1) pos -= 1;  // the last bin includes its right edge
+    k[i] = elt < left || elt > right ? -1 : pos;
+  }
 }
 
 template <typename T>
@@ -145,7 +174,8 @@ bool histc_typed(const T* x, int64_t n, const double* edges_d, int64_t n_edges, 
   // the counted search equals the TS kernel's binary search on ordered edges only
   for (int64_t i = 1; i < n_edges; ++i) if (!(edges[i - 1] <= edges[i])) return false;
   std::vector<int64_t> counts;
-  count_bins(n, n_edges - 1, counts, [&](int64_t i) { return linear_bin(x[i], edges.data(), n_edges); });
+  const T* ed = edges.data();
+  count_bins(n, n_edges - 1, counts, [x, ed, n_edges](int64_t b, int64_t e, int64_t* k) { linear_bins(x + b, e - b, ed, n_edges, k); });
   for (int64_t b = 0; b + 1 < n_edges; ++b) hist[b] = static_cast<T>(std::min(counts[b], max_count));
   return true;
 }
