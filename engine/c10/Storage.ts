@@ -135,10 +135,10 @@ export class Storage {
     if (!this.resizable) throw new RuntimeError("Trying to resize storage that is not resizable");
     if (nbytes === this.nbytes_) return;
     const fresh = this.allocator.allocate(nbytes, this.nbytes_ === 0);
-    if (fresh.buffer && this.hasData()) {
-      const n = Math.min(nbytes, this.nbytes_);
-      new Uint8Array(fresh.buffer).set(new Uint8Array(this.buffer(), 0, n));
-    }
+    const n = Math.min(nbytes, this.nbytes_);
+    // (nothing to keep from an empty storage: asking a heap storage for its buffer() makes V8 move its
+    // bytes into an ArrayBuffer, which was most of a small index_select's time)
+    if (n > 0 && fresh.buffer && this.hasData()) new Uint8Array(fresh.buffer).set(new Uint8Array(this.buffer(), 0, n));
     this.dataPtr_ = fresh;
     this.viewCache = null; // views of the old memory
     this.nbytes_ = nbytes;
