@@ -20,7 +20,7 @@ import type { AdvancedIndex } from "../index/AdvancedIndex.js";
 import { index_stub } from "../index/IndexTensor.js";
 import { index_put_stub } from "../index/IndexPut.js";
 import { nonzero_stub, size_nonzero_result } from "../index/Nonzero.js";
-import { broadcastStrides } from "./NativeMeta.js";
+import { broadcastStrides, metaArray } from "./NativeMeta.js";
 import { nativeSizePolicy, type NativeAddon } from "./NativeBackend.js";
 
 const { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 } = ScalarType;
@@ -29,6 +29,10 @@ const COPIED = new Set<ScalarType>([Byte, Char, Short, Int, Long, Half, Float, D
 /** Dtypes the accumulating kernel adds in their own arithmetic. */
 const ACCUMULATED = new Set<ScalarType>([Byte, Char, Short, Int, Long, Float, Double, Bool]);
 const MAX_INDICES = 8;
+
+/** The reused `indexed` array for k index tensors (a cache of its own: meta's length can equal its). */
+const indexedCache: Float64Array[] = [];
+const indexedArray = (k: number): Float64Array => (indexedCache[k] ??= new Float64Array(1 + 2 * k));
 
 /**
  * meta over the indexing result's shape for [first, second, ...index tensors] and `indexed` for self's
@@ -42,7 +46,9 @@ function marshal(info: AdvancedIndex, first: TensorImpl, second: TensorImpl): { 
   const nd = shape.length;
   const ops = [first, second, ...indexers.map((t) => t._impl)];
   if (ops.slice(2).some((t) => t.dtype.scalarType !== Long)) return null;
-  const meta = new Float64Array(1 + nd + ops.length * (1 + nd));
+  // reused arrays (filled right before the call), as every native kernel's meta: two fresh Float64Arrays
+  // of ~100 bytes were a fifth of a small x.get(idx)'s time (each an ArrayBuffer V8 allocates and sweeps)
+  const meta = metaArray(1 + nd + ops.length * (1 + nd));
   meta[0] = nd;
   for (let d = 0; d < nd; d++) meta[1 + d] = shape[d];
   let at = 1 + nd;
@@ -53,7 +59,7 @@ function marshal(info: AdvancedIndex, first: TensorImpl, second: TensorImpl): { 
     broadcastStrides(t, shape, meta, at + 1);
     at += 1 + nd;
   }
-  const indexed = new Float64Array(1 + 2 * indexers.length);
+  const indexed = indexedArray(indexers.length);
   indexed[0] = indexers.length;
   for (let j = 0; j < indexers.length; j++) {
     indexed[1 + 2 * j] = info.indexedSizes[j];

@@ -132,11 +132,27 @@ export function end_index(info: AdvancedIndex): void {
   for (const t of info.temporaries) t.dispose();
 }
 
+/** An AdvancedIndex whose index values are read when a kernel first asks (meta tensors hold none). */
+class AdvancedIndexInfo implements AdvancedIndex {
+  temporaries: Tensor[] = [];
+  private values: Float64Array[] | null = null;
+  constructor(
+    readonly self: Tensor, readonly src: Tensor, readonly indexShape: number[], readonly indexedSizes: number[],
+    readonly indexedStrides: number[], readonly dimsBefore: number, readonly dimsAfter: number, readonly indexers: Tensor[],
+    private readonly defined: Tensor[],
+  ) {}
+  get indexValues(): Float64Array[] {
+    return (this.values ??= this.defined.map(indexValues));
+  }
+}
+
 function advancedIndex(self: Tensor, indices: readonly OptTensor[], indexShape: number[]): AdvancedIndex {
   let dimsBefore = 0, dimsAfter = 0, dimsIndexed = 0;
   const indexedSizes: number[] = [], indexedStrides: number[] = [];
+  const defined: Tensor[] = [];
   const sizes = self._impl.sizes(), strides = self._impl.strides();
-  indices.forEach((t, dim) => {
+  for (let dim = 0; dim < indices.length; dim++) {
+    const t = indices[dim];
     if (!t) {
       if (dimsIndexed === 0) dimsBefore++;
       else dimsAfter++;
@@ -144,28 +160,27 @@ function advancedIndex(self: Tensor, indices: readonly OptTensor[], indexShape: 
       dimsIndexed++;
       indexedSizes.push(sizes[dim]);
       indexedStrides.push(strides[dim]);
+      defined.push(t);
     }
-  });
+  }
   // an indexed dim of size 0 with a non-empty index: every index is out of bounds
   if (indexedSizes.includes(0) && !indexShape.includes(0)) {
     throw new IndexError("index is out of bounds for dimension with size 0");
   }
   // restride_src: self's dims before, the index shape (stride 0), self's dims after
   const after = dimsBefore + dimsIndexed;
-  const srcSizes = [...sizes.slice(0, dimsBefore), ...indexShape, ...sizes.slice(after)];
-  const srcStrides = [...strides.slice(0, dimsBefore), ...indexShape.map(() => 0), ...strides.slice(after)];
+  const srcSizes: number[] = [], srcStrides: number[] = [];
+  for (let d = 0; d < dimsBefore; d++) srcSizes.push(sizes[d]), srcStrides.push(strides[d]);
+  for (let d = 0; d < indexShape.length; d++) srcSizes.push(indexShape[d]), srcStrides.push(0);
+  for (let d = after; d < sizes.length; d++) srcSizes.push(sizes[d]), srcStrides.push(strides[d]);
   const src = as_strided_default.call(self, srcSizes, srcStrides, self._impl.storage_offset()) as Tensor;
-  const defined = indices.filter((t): t is Tensor => !!t);
   // reshape_indexer: the index shape placed between size-1 dims, for TensorIterator to broadcast
-  const indexers = defined.map((t) => reshape_default.call(t, [...Array(dimsBefore).fill(1), ...indexShape, ...Array(dimsAfter).fill(1)]) as Tensor);
-  // the index values are read only when a kernel runs (meta tensors hold none)
-  let values: Float64Array[] | null = null;
-  return {
-    self, src, indexShape, indexedSizes, indexedStrides, dimsBefore, dimsAfter, indexers, temporaries: [],
-    get indexValues() {
-      return (values ??= defined.map(indexValues));
-    },
-  };
+  const indexerShape: number[] = [];
+  for (let d = 0; d < dimsBefore; d++) indexerShape.push(1);
+  for (let d = 0; d < indexShape.length; d++) indexerShape.push(indexShape[d]);
+  for (let d = 0; d < dimsAfter; d++) indexerShape.push(1);
+  const indexers = defined.map((t) => reshape_default.call(t, indexerShape.slice()) as Tensor);
+  return new AdvancedIndexInfo(self, src, indexShape, indexedSizes, indexedStrides, dimsBefore, dimsAfter, indexers, defined);
 }
 
 /**
