@@ -109,6 +109,22 @@ describe("gamma family and inverse hyperbolic functions against PyTorch", () => 
       expect([op, worst]).toEqual([op, op === "digamma" ? Math.min(worst, 32) : 0]);
     }
   });
+  nativeIt("native float32 lgamma gives the TS kernel's bits over [-30, 40] in steps of 2^-10, its region edges and the poles", () => {
+    // the native kernel runs GammaMath.ts's regions in vector lanes (pointwise_gamma.inc lgamma_pos_d):
+    // every region, the shifts down from [2.5, 10), the reflection of negative arguments, the edges
+    const values: number[] = [];
+    for (let k = -30 * 1024; k <= 40 * 1024; k++) values.push(k / 1024);
+    for (const e of [0.5, 1.5, 2.5, 10]) values.push(e, Math.fround(e - 2 ** -22), Math.fround(e + 2 ** -22));
+    values.push(1e-30, 1e-45, 3e38, -1e-30, -3e38, Infinity, -Infinity, NaN, -0);
+    const x = torch.tensor(values, { dtype: torch.float32 });
+    const native = new Float32Array(torch.lgamma(x).tolist() as number[]);
+    const ts = new Float32Array(underTs(() => torch.lgamma(x).tolist() as number[]));
+    const a = new Int32Array(native.buffer), b = new Int32Array(ts.buffer);
+    const differ: number[] = [];
+    for (let i = 0; i < values.length; i++) if (!(Number.isNaN(native[i]) && Number.isNaN(ts[i])) && a[i] !== b[i]) differ.push(values[i]!);
+    expect(differ).toEqual([]);
+    expect(kernelsRan(() => torch.lgamma(x))).toContain("lgamma_stub:native");
+  });
   it("strided and transposed views (TypeScript)", () => underTs(checkLayouts));
   nativeIt("strided and transposed views (native)", checkLayouts);
 
