@@ -137,7 +137,7 @@ export class Storage {
     const fresh = this.allocator.allocate(nbytes, this.nbytes_ === 0);
     const n = Math.min(nbytes, this.nbytes_);
     // (nothing to keep from an empty storage: asking a heap storage for its buffer() makes V8 move its
-    // bytes into an ArrayBuffer, which was most of a small index_select's time)
+    // bytes into an ArrayBuffer, which was a third of a small index_select's time)
     if (n > 0 && fresh.buffer && this.hasData()) new Uint8Array(fresh.buffer).set(new Uint8Array(this.buffer(), 0, n));
     this.dataPtr_ = fresh;
     this.viewCache = null; // views of the old memory

@@ -47,7 +47,7 @@ function marshal(info: AdvancedIndex, first: TensorImpl, second: TensorImpl): { 
   const ops = [first, second, ...indexers.map((t) => t._impl)];
   if (ops.slice(2).some((t) => t.dtype.scalarType !== Long)) return null;
   // reused arrays (filled right before the call), as every native kernel's meta: two fresh Float64Arrays
-  // of ~100 bytes were a fifth of a small x.get(idx)'s time (each an ArrayBuffer V8 allocates and sweeps)
+  // of ~100 bytes were 8% of a small x.get(idx)'s profile (each an ArrayBuffer V8 allocates and sweeps)
   const meta = metaArray(1 + nd + ops.length * (1 + nd));
   meta[0] = nd;
   for (let d = 0; d < nd; d++) meta[1 + d] = shape[d];
