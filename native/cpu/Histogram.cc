@@ -51,10 +51,12 @@ void count_bins(int64_t n, int64_t nbins, std::vector<int64_t>& counts, Bins bin
     const Bins f = bins;  // a copy of its own: the counts' stores could alias the captured one's fields, reloaded per element
     int64_t k[kBlock];
     for (int64_t c = cb; c < ce; ++c) {
+      // the four copies, or four names for the one histogram
+      const int64_t step = copies == 1 ? 0 : nbins;
       int64_t* h0 = local.data() + c * copies * nbins;
-      int64_t* h1 = h0 + (copies - 1) / 3 * nbins;  // the next copy, or h0 itself with one
-      int64_t* h2 = h0 + 2 * (copies - 1) / 3 * nbins;
-      int64_t* h3 = h0 + (copies - 1) * nbins;
+      int64_t* h1 = h0 + step;
+      int64_t* h2 = h0 + 2 * step;
+      int64_t* h3 = h0 + 3 * step;
       const int64_t b1 = n * (c + 1) / chunks;
       for (int64_t b = n * c / chunks; b < b1; b += kBlock) {
         const int64_t m = std::min(kBlock, b1 - b);
