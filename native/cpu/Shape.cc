@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "Pointwise.h"
+#include "pointwise_kernels.h"
 #include "ThreadPool.h"
 #include "TypedArg.h"
 
@@ -60,6 +61,9 @@ void offsets_at(const Layout& L, int64_t t, uint32_t skip, int64_t& d, int64_t& 
   }
 }
 
+// rows copied by pw::copy_bytes when their source is read again (copy_rows)
+constexpr int64_t kVectorRowMin = 1024, kVectorRowMax = 16384;
+
 template <typename T>
 void copy_rows(const Layout& L, char* dst, const char* src) {
   // the innermost dim is unit-stride on both sides: one memcpy per row
@@ -75,6 +79,15 @@ void copy_rows(const Layout& L, char* dst, const char* src) {
   // per dim per row, cost as much as copying the row), and the outer dims' counters step at its end.
   const int64_t run = in >= 1 ? L.size[in - 1] : 1;  // rows per pass of the innermost outer dim
   const int64_t rd = in >= 1 ? L.dst[in - 1] : 0, rs = in >= 1 ? L.src[in - 1] : 0;
+  // A source row read again for other rows (an outer dim the source broadcasts: repeat, expand) is in
+  // L1 at each copy, and rows of 1-16 KiB go at store speed in the unit's vectors, where memcpy's
+  // `rep movsb` pays a start-up per row (pw::copy_bytes). Streaming rows keep memcpy: there the same
+  // loop was slower than `rep movsb` from about 4 KiB up.
+  bool reread = false;
+  for (int k = 0; k < in; ++k) reread = reread || L.src[k] == 0;
+  const int64_t row_bytes = n * static_cast<int64_t>(sizeof(T));
+  void (*const vector_copy)(char*, const char*, int64_t) = pw::table().copy_bytes;
+  const bool by_vectors = reread && vector_copy != nullptr && row_bytes >= kVectorRowMin && row_bytes <= kVectorRowMax;
   parallel_for(0, rows * n, GRAIN_SIZE, [&](int64_t b, int64_t e) {
     int64_t t = b / n, d, s;
     offsets_at(L, t, 1u << in, d, s);
@@ -87,7 +100,8 @@ void copy_rows(const Layout& L, char* dst, const char* src) {
       const int64_t cnt = std::min(in >= 1 ? run - idx[in - 1] : int64_t(1), last - t + 1);
       for (int64_t r = 0; r < cnt; ++r, ++t, d += rd, s += rs, j = 0) {
         const int64_t len = std::min(n, e - t * n) - j;
-        std::memcpy(D + d + j, S + s + j, len * sizeof(T));
+        if (by_vectors) vector_copy(reinterpret_cast<char*>(D + d + j), reinterpret_cast<const char*>(S + s + j), len * static_cast<int64_t>(sizeof(T)));
+        else std::memcpy(D + d + j, S + s + j, len * sizeof(T));
       }
       if (in == 0) break;
       // the end of a pass: carry into the outer dims (d, s already stand at the pass's end)

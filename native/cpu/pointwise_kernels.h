@@ -114,6 +114,8 @@ struct Table {
   void (*index_add_elements[kNumDTypes])(char* out, const int64_t* out_off, const char* src, int64_t src_step, int64_t n, const double* sc);
   // n elements of itemsize (1, 2, 4 or 8) bytes at dst become the pattern's bytes (fill_, Fill.cc)
   void (*fill)(char* dst, int64_t n, const uint8_t* pattern, int itemsize);
+  // bytes from src to dst (no overlap) in the unit's vectors: rows of a broadcast copy (Shape.cc)
+  void (*copy_bytes)(char* dst, const char* src, int64_t bytes);
 };
 
 // Set by an integer division loop that met a zero divisor (pointwise_binary_math.inc); pw_op reads and clears it.

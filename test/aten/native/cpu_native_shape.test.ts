@@ -93,6 +93,23 @@ nativeIt("copy_: rows into windows of 3 to 5 dims (constant pad's copy), the thr
   }
 }, 120_000);
 
+nativeIt("copy_: a broadcast source's rows of 1 to 16 KiB (vector copies), rows off the vector width, halves meeting inside a row", () => {
+  // copy_rows copies rows whose source is read again by pw::copy_bytes (vectors, a byte tail): row
+  // lengths that are no multiple of a vector, misaligned ends on both sides, the bounds of the range
+  for (const [dt, n] of [[torch.float32, 1000], [torch.float32, 257], [torch.float32, 4095], [torch.float64, 600], [torch.int8, 3001], [torch.int16, 1531]] as const) {
+    const row = values([n + 3], dt, 50).narrow(0, 3, n); // the source starts 3 elements into its block
+    const rows = Math.ceil(40000 / n) | 1; // over one grain: two threads, the second half from inside a row
+    same(`${dt} row.repeat(${rows}, 1), rows of ${n}`, () => row.repeat(rows, 1), ["copy_stub"]);
+    same(`${dt} an expanded row into a misaligned window`, () => {
+      const out = torch.zeros([rows, n + 7], { dtype: dt });
+      out.get([":", `5:${n + 5}`]).copy_(row.expand(rows, n));
+      return out;
+    }, ["copy_stub"]);
+    const plane = values([3, n], dt, 51);
+    same(`${dt} a [3, ${n}] plane expanded over an outer dim`, () => plane.expand(7, 3, n).contiguous(), ["copy_stub"]);
+  }
+}, 120_000);
+
 nativeIt("padding: reflect and replicate, 1d to 3d, cropping pads, strided inputs", () => {
   for (const dt of [torch.float32, torch.float64]) {
     const x1 = values([3, 4, 50], dt, 4), x2 = values([2, 3, 33, 41], dt, 5), x3 = values([2, 3, 7, 9, 11], dt, 6);
